@@ -1,0 +1,249 @@
+"""Five Card Draw 7-A: the short-deck draw game of rules D1-D9.
+
+``DrawHand`` is the hand state machine: blinds (D3), the deal (D4), the first
+betting round with the big blind's option (D5), the draw with its burn and the
+reshuffle when the stub runs short (D6), the second round (D7) and the showdown
+with the 7-A ranking (D8) and odd chips clockwise from the button (D9).  Betting is
+fixed limit, pot limit or no limit (D2).
+
+Players are indexes in clockwise order starting with the first player left of the
+button, so the button is the last index (with two players the button is index 1 and
+posts the small blind, D3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .actions import Action, LegalActions
+from .cards import Card, short_deck
+from .config import DrawConfig, Structure
+from .deck import Deck
+from .engine import DISCARD, Award, BettingHand, Event, Phase
+from .errors import DeckExhaustedError, IllegalActionError, InvalidConfigError
+from .evaluate import short_deck_rank
+from .pots import Pot
+from .showdown import award_pots, show_order, shows_or_mucks
+
+PRE_DRAW, POST_DRAW = 0, 1
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A forced bet the lobby asks for (B1-B4): live blinds count as the player's
+    bet; dead money (a dead small blind owed after missing it) does not."""
+
+    player: int
+    amount: int
+    live: bool = True
+
+
+class DrawHand(BettingHand):
+    """One hand of Five Card Draw 7-A.
+
+    ``posts`` and ``big_blind_player`` let the lobby apply dead-button and
+    missed-blind decisions (B1-B5); by default the blinds are those of D3.
+    """
+
+    def __init__(
+        self,
+        config: DrawConfig,
+        stacks: Sequence[int],
+        *,
+        seed: int | None = None,
+        deck: Deck | None = None,
+        posts: Sequence[Post] | None = None,
+        big_blind_player: int | None = None,
+    ) -> None:
+        config.validate()
+        n = len(stacks)
+        if not 2 <= n <= 5:
+            raise InvalidConfigError(f"7-A draw is for 2 to 5 players (D1), got {n}")
+        if any(s <= 0 for s in stacks):
+            raise InvalidConfigError("every player dealt in needs chips")
+        super().__init__(stacks)
+        self.config = config
+        self.structure = config.structure
+        self.max_raises = config.max_raises
+        self.timeout_policy = config.timeout_policy
+        self.with_sixes = n == 5  # G1: five players dealt in add the sixes
+        self.deck = deck if deck is not None else Deck(short_deck(self.with_sixes), seed)
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.discards: list[Card] = []  # discards of players who have drawn (D6)
+        self.draw_counts: list[int | None] = [None] * n  # public until D7's first action
+        self.draw_order: list[int] = []
+        self.final_round_opener: int | None = None
+        if posts is None:
+            posts, big_blind_player = self._default_blinds()
+        elif big_blind_player is None:
+            raise InvalidConfigError("custom posts need the big_blind_player")
+        assert big_blind_player is not None
+        if not 0 <= big_blind_player < n:
+            raise InvalidConfigError(f"big_blind_player {big_blind_player} is not a player")
+        self.big_blind_player = big_blind_player
+        self._post_forced(posts)
+        self._deal()
+        self._start_round(big_blind_player + 1, config.small_bet, keep_bets=True)
+        if config.structure is Structure.FIXED_LIMIT:
+            self.bet_count = 1  # the big blind is the round's opening bet (D2 cap)
+        if self.to_act is None:
+            self._end_round()
+
+    def _default_blinds(self) -> tuple[list[Post], int]:
+        """D3: small blind left of the button, big blind next; heads-up the button
+        (index 1) posts the small blind."""
+        cfg = self.config
+        if self.n == 2:
+            return [Post(1, cfg.small_blind), Post(0, cfg.big_blind)], 0
+        return [Post(0, cfg.small_blind), Post(1, cfg.big_blind)], 1
+
+    def _post_forced(self, posts: Sequence[Post]) -> None:
+        cfg = self.config
+        if cfg.ante:
+            for i in range(self.n):
+                self.post_ante(i, cfg.ante)
+        for post in posts:
+            if not 0 <= post.player < self.n or post.amount < 0:
+                raise InvalidConfigError(f"invalid forced bet {post}")
+            if post.amount:
+                self.post_blind(post.player, post.amount, live=post.live)
+        # Everyone must at least match the full big blind, even after a short one.
+        self.current_bet = max(self.current_bet, cfg.big_blind)
+
+    def _deal(self) -> None:
+        """D4: five cards each, one at a time, from the player left of the button."""
+        for _ in range(5):
+            for i in range(self.n):
+                card = self.deck.deal()
+                self.hands[i].append(card)
+                self.events.append(Event("deal", i, cards=(card,), street=self.street))
+
+    # ------------------------------------------------------------ rounds
+
+    def _end_round(self) -> None:
+        if self.street == PRE_DRAW:
+            self._start_draw()
+        else:
+            self._settle(showdown=True)
+
+    def _start_draw(self) -> None:
+        """D6: burn one (configurable), then each active player draws in turn."""
+        self.street = POST_DRAW
+        self.phase = Phase.DRAWING
+        if self.config.burn_before_draw:
+            card = self.deck.burn()
+            self.events.append(Event("burn", cards=(card,), street=self.street))
+        self.draw_order = [i for i in range(self.n) if not self.folded[i]]
+        self.to_act = self.draw_order[0]
+        self._legal_cache = None
+
+    def _start_post_draw_betting(self) -> None:
+        """D7: the first active player left of the button opens."""
+        self.phase = Phase.BETTING
+        unit = (
+            self.config.big_bet
+            if self.structure is Structure.FIXED_LIMIT
+            else self.config.small_bet
+        )
+        self._start_round(0, unit)
+        self.final_round_opener = self.to_act
+        if self.to_act is None:
+            self._settle(showdown=True)
+
+    # ------------------------------------------------------------ menus
+
+    def _compute_legal(self, i: int) -> LegalActions:
+        if self.phase is Phase.DRAWING:
+            return LegalActions(player=i, max_discards=5, kinds=(DISCARD,))
+        return super()._compute_legal(i)
+
+    def act(self, action: Action, player: int | None = None) -> None:
+        if (
+            self.phase is Phase.DRAWING
+            and action.kind is DISCARD
+            and self.to_act is not None
+            and (player is None or player == self.to_act)
+        ):
+            hand = self.hands[self.to_act]
+            strangers = [c for c in action.cards if c not in hand]
+            if strangers:
+                raise IllegalActionError(
+                    f"can only discard cards from your hand; not held: {strangers}"
+                )
+        super().act(action, player)
+
+    def _apply(self, i: int, action: Action) -> None:
+        if action.kind is DISCARD:
+            self._draw(i, action.cards)
+            return
+        if self.street == POST_DRAW and any(c is not None for c in self.draw_counts):
+            self.draw_counts = [None] * self.n  # D7: counts shown until first action
+        super()._apply(i, action)
+
+    def _draw(self, i: int, thrown: tuple[Card, ...]) -> None:
+        """D6: replace the discards; the stub's last card is never dealt."""
+        self._legal_cache = None
+        k = len(thrown)
+        deck = self.deck
+        if k > deck.remaining - 1:
+            # Shuffle the stub with the burns and the earlier players' discards.
+            deck.shuffle_into_stub(self.discards, include_burns=True)
+            self.discards = []
+            self.events.append(Event("reshuffle", i, note="draw", street=self.street))
+            if k > deck.remaining - 1:
+                raise DeckExhaustedError("the draw cannot be served even after the reshuffle")
+        hand = self.hands[i]
+        for c in thrown:
+            hand.remove(c)
+        new = deck.deal_many(k)
+        hand.extend(new)
+        self.discards.extend(thrown)
+        self.draw_counts[i] = k
+        self.events.append(
+            Event("draw", i, k, cards=tuple(thrown), new_cards=tuple(new), street=self.street)
+        )
+        order = self.draw_order
+        pos = order.index(i) + 1
+        if pos < len(order):
+            self.to_act = order[pos]
+            return
+        self.to_act = None
+        if self._betting_closed():
+            self.phase = Phase.BETTING
+            self._settle(showdown=True)
+        else:
+            self._start_post_draw_betting()
+
+    def _forced_timeout_action(self, i: int) -> Action | None:
+        if self.phase is Phase.DRAWING:
+            return Action.discard(())  # a player out of time stands pat
+        return None
+
+    # ------------------------------------------------------------ showdown
+
+    def _showdown(self, pots: list[Pot]) -> tuple[list[Award], list[int], list[int]]:
+        n = self.n
+        values: list[int | None] = [None] * n
+        contenders = [i for i in range(n) if not self.folded[i]]
+        for i in contenders:
+            values[i] = short_deck_rank(self.hands[i], self.with_sixes)
+        awards = award_pots(pots, values, sorted)  # D9: clockwise from the button
+        if self.final_round_opener is None:
+            shown, mucked = list(contenders), []
+        else:
+            first = self.final_round_opener
+            if self.last_aggressor is not None and not self.folded[self.last_aggressor]:
+                first = self.last_aggressor
+            elif self.folded[first]:
+                first = contenders[0]
+            order = show_order(first, contenders, n)
+            shown, mucked = shows_or_mucks(order, pots, values, None, all_show=False)
+        for i in shown:
+            self.events.append(Event("show", i, cards=tuple(self.hands[i])))
+        for i in mucked:
+            self.events.append(Event("muck", i, cards=tuple(self.hands[i])))
+        return awards, shown, mucked
+
+    def hand_cards(self, i: int) -> list[Card]:
+        return self.hands[i]

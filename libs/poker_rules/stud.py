@@ -1,0 +1,334 @@
+"""Seven Card Stud and Seven Card Stud Hi-Lo eight-or-better (rules S1-S13, H1-H6).
+
+``StudHand`` is the hand state machine: antes (S3), third street with the bring-in
+and completion (S4, S5), fourth to seventh street opened by the best board (S6),
+fixed-limit bets with the fourth-street open pair option of stud high (S7, S7a),
+the cap (S8), the river shortage (S11) and the showdown (S12, S13, H1-H6).
+
+Streets are numbered 0 (third street) .. 4 (seventh street, the river).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .actions import Action, ActionKind, LegalActions
+from .cards import ACE, Card, standard_deck
+from .config import RiverShortage, StudConfig
+from .deck import Deck
+from .engine import BRING_IN, COMPLETE, FOLD, Award, BettingHand, Event, Phase
+from .errors import InvalidConfigError
+from .evaluate import board_rank, high_rank, low_rank
+from .pots import Pot
+from .showdown import award_pots, show_order, shows_or_mucks
+
+THIRD, FOURTH, FIFTH, SIXTH, SEVENTH = range(5)
+STREET_NAMES = ("third", "fourth", "fifth", "sixth", "seventh")
+
+
+class StudHand(BettingHand):
+    """One hand of Seven Card Stud (``config.hi_lo`` False) or Stud Hi-Lo (True).
+
+    ``stacks`` are the players dealt in, index 0 being the first seat left of the
+    dealer (G5).  The deck is shuffled from ``seed`` (reproducible) or from the
+    CSPRNG when ``seed`` is None; pass ``deck`` to deal a preset order.
+    """
+
+    def __init__(
+        self,
+        config: StudConfig,
+        stacks: Sequence[int],
+        *,
+        seed: int | None = None,
+        deck: Deck | None = None,
+    ) -> None:
+        config.validate()
+        if not 2 <= len(stacks) <= 8:
+            raise InvalidConfigError(f"stud is for 2 to 8 players (S1), got {len(stacks)}")
+        if any(s <= 0 for s in stacks):
+            raise InvalidConfigError("every player dealt in needs chips")
+        super().__init__(stacks)
+        self.config = config
+        self.max_raises = config.max_raises
+        self.timeout_policy = config.timeout_policy
+        self.deck = deck if deck is not None else Deck(standard_deck(), seed)
+        n = self.n
+        self.cards: list[list[Card]] = [[] for _ in range(n)]
+        self.up: list[list[bool]] = [[] for _ in range(n)]
+        self.community: Card | None = None
+        self.river_outcome = "normal"  # or "reshuffled", "stub_first", "community"
+        self.bring_in_due = False
+        self.bring_in_player = -1
+        self.open_pair = False
+        self.final_street_opener: int | None = None
+        self._deal_third_street()
+
+    # ------------------------------------------------------------ dealing
+
+    def _deal(self, i: int, up: bool) -> None:
+        card = self.deck.deal()
+        self.cards[i].append(card)
+        self.up[i].append(up)
+        self.events.append(Event("deal", i, cards=(card,), up=up, street=self.street))
+
+    def _burn(self) -> None:
+        card = self.deck.burn()
+        self.events.append(Event("burn", cards=(card,), street=self.street))
+
+    def upcards(self, i: int) -> list[Card]:
+        """Player i's face-up cards (what everyone sees)."""
+        return [c for c, u in zip(self.cards[i], self.up[i], strict=True) if u]
+
+    def _deal_third_street(self) -> None:
+        cfg = self.config
+        for i in range(self.n):  # S3: antes before the cards
+            if cfg.ante:
+                self.post_ante(i, cfg.ante)
+        if cfg.burn_before_third:
+            self._burn()
+        for up in (False, False, True):  # S4: two down, then the door card
+            for i in range(self.n):
+                self._deal(i, up)
+        # S5: the lowest door card brings in (card ints order rank, then suit G2).
+        low = min(range(self.n), key=lambda i: self.cards[i][2])
+        self.bring_in_player = low
+        self.bring_in_due = True
+        self._start_round(low, cfg.small_bet)
+        if self.to_act is None:
+            self.bring_in_due = False
+            self._end_round()
+
+    def _deal_street(self) -> None:
+        """Burn and deal fourth..sixth (one up) or seventh (S11 for the river)."""
+        street = self.street
+        alive = [i for i in range(self.n) if not self.folded[i]]
+        if street == SEVENTH:
+            self._deal_river(alive)
+            return
+        self._burn()
+        for i in alive:
+            self._deal(i, True)
+
+    def _deal_river(self, alive: list[int]) -> None:
+        """S11: the river, with the shortage procedures when the stub runs low."""
+        deck = self.deck
+        n_alive, stub, burns = len(alive), deck.remaining, len(deck.burned)
+        if stub >= n_alive + 1:
+            self._burn()
+            for i in alive:
+                self._deal(i, False)
+            return
+        procedure = self.config.river_shortage
+        if procedure is RiverShortage.STUB_FIRST and (stub - 1) + burns >= n_alive:
+            # Seed [002]: serve from the stub keeping its last card, then shuffle that
+            # card with the burns, burn one and continue.
+            served = alive[: stub - 1]
+            for i in served:
+                self._deal(i, False)
+            deck.shuffle_into_stub((), include_burns=True)
+            self.events.append(Event("reshuffle", note="stub_first", street=self.street))
+            self._burn()
+            for i in alive[len(served) :]:
+                self._deal(i, False)
+            self.river_outcome = "stub_first"
+            return
+        deck.shuffle_into_stub((), include_burns=True)
+        self.events.append(Event("reshuffle", note="river", street=self.street))
+        if deck.remaining >= n_alive:
+            for i in alive:  # no burn
+                self._deal(i, False)
+            self.river_outcome = "reshuffled"
+            return
+        card = deck.deal()  # one community card, every player's seventh card
+        self.community = card
+        self.events.append(Event("community", cards=(card,), up=True, street=self.street))
+        self.river_outcome = "community"
+
+    # ------------------------------------------------------------ rounds
+
+    def _first_to_act(self) -> int:
+        """S6: best board showing; equal boards, closest to the dealer's left."""
+        best_i = -1
+        best: tuple[int, ...] | None = None
+        for i in range(self.n):
+            if self.folded[i]:
+                continue
+            rank = board_rank(self.upcards(i))
+            if best is None or rank > best:
+                best, best_i = rank, i
+        return best_i
+
+    def _end_round(self) -> None:
+        self.bring_in_due = False
+        while True:
+            if self.street == SEVENTH:
+                self._settle(showdown=True)
+                return
+            self.street += 1
+            self.events.append(Event("street", street=self.street))
+            self._deal_street()
+            if self._betting_closed():
+                continue  # S12: all-in, deal the rest out without betting
+            cfg = self.config
+            unit = cfg.small_bet if self.street <= FOURTH else cfg.big_bet
+            if self.street == FOURTH and not cfg.hi_lo:
+                self.open_pair = any(
+                    len(u) == 2 and (u[0] >> 2) == (u[1] >> 2)
+                    for i in range(self.n)
+                    if not self.folded[i]
+                    for u in (self.upcards(i),)
+                )
+            else:
+                self.open_pair = False
+            # S6: the best board opens; on seventh street no new upcard is dealt to
+            # a player (a community card is everyone's), so sixth street's order holds.
+            self._start_round(self._first_to_act(), unit)
+            if self.street == SEVENTH:
+                self.final_street_opener = self.to_act
+            if self.to_act is not None:
+                return
+
+    # ------------------------------------------------------------ menus
+
+    def _increments(self, i: int) -> tuple[int, ...]:
+        cfg = self.config
+        if self.open_pair and self.street == FOURTH and self.raise_size < cfg.big_bet:
+            return (cfg.small_bet, cfg.big_bet)  # S7a: small or big bet
+        return (self.raise_size,)
+
+    def _aggressive_kind(self) -> ActionKind:
+        if self.street == THIRD and self.bet_count == 0:
+            return COMPLETE
+        return super()._aggressive_kind()
+
+    def _raise_bounds(self, i: int) -> tuple[int, int, tuple[int, ...]]:
+        if self.street == THIRD and self.bet_count == 0:
+            to = min(self.config.small_bet, self.bets[i] + self.stacks[i])
+            return to, to, (to,)
+        return super()._raise_bounds(i)
+
+    def _is_full_raise(self, previous: int, to: int) -> bool:
+        if self.street == THIRD and self.bet_count == 0:
+            return to >= self.config.small_bet  # S5: the completion is the round's bet
+        return super()._is_full_raise(previous, to)
+
+    def _compute_legal(self, i: int) -> LegalActions:
+        if not self.bring_in_due:
+            return super()._compute_legal(i)
+        cfg = self.config
+        stack = self.stacks[i]
+        amount = min(cfg.bring_in, stack)
+        kinds: list[ActionKind] = []
+        substitute = i != self.bring_in_player  # S5: the low card is all-in
+        if substitute:
+            kinds.append(FOLD)
+        kinds.append(BRING_IN)
+        min_to = max_to = None
+        choices: tuple[int, ...] = ()
+        raise_kind = None
+        if stack > amount and cfg.bring_in < cfg.small_bet:
+            to = min(cfg.small_bet, stack)
+            min_to = max_to = to
+            choices = (to,)
+            raise_kind = COMPLETE
+            kinds.append(COMPLETE)
+        return LegalActions(
+            player=i,
+            can_fold=substitute,
+            bring_in_amount=amount,
+            raise_kind=raise_kind,
+            min_to=min_to,
+            max_to=max_to,
+            to_choices=choices,
+            kinds=tuple(kinds),
+        )
+
+    def _apply(self, i: int, action: Action) -> None:
+        if self.bring_in_due and action.kind is not FOLD:
+            self.bring_in_due = False
+            if action.kind is BRING_IN:
+                self._post_bring_in(i, action)
+                return
+        super()._apply(i, action)
+
+    def _post_bring_in(self, i: int, action: Action) -> None:
+        """S5: a forced bet; it is not voluntary and the poster gets no option."""
+        self._legal_cache = None
+        posted = self._put(i, min(self.config.bring_in, self.stacks[i]))
+        self.events.append(Event("action", i, posted, action=action, street=self.street))
+        self.current_bet = max(self.current_bet, self.bets[i])
+        self.pending[i] = False
+        if posted >= self.config.small_bet:
+            self.bet_count = 1  # a bring-in of a full bet is the round's bet
+            self.last_aggressor = i
+        for j in range(self.n):
+            if j != i and self.can_act(j) and self.bets[j] < self.current_bet:
+                self.pending[j] = True
+        self._advance(i)
+
+    def _forced_timeout_action(self, i: int) -> Action | None:
+        if self.bring_in_due and i == self.bring_in_player:
+            return Action.bring_in()  # the bring-in is forced (S5): it posts itself
+        return None
+
+    # ------------------------------------------------------------ showdown
+
+    def hand_cards(self, i: int) -> list[Card]:
+        """Player i's cards for the showdown, the community card included."""
+        if self.community is None:
+            return self.cards[i]
+        return [*self.cards[i], self.community]
+
+    def _high_odd_order(self, players: list[int]) -> list[int]:
+        """S13: the highest card by rank then suit among all the player's cards."""
+        return sorted(players, key=lambda p: max(self.cards[p]), reverse=True)
+
+    def _low_odd_order(self, players: list[int]) -> list[int]:
+        """H5: the lowest card (ace low) by suit, clubs lowest."""
+
+        def lowest(p: int) -> tuple[int, int]:
+            return min((0 if c >> 2 == ACE else (c >> 2) + 1, c & 3) for c in self.cards[p])
+
+        return sorted(players, key=lowest)
+
+    def _showdown(self, pots: list[Pot]) -> tuple[list[Award], list[int], list[int]]:
+        n = self.n
+        high: list[int | None] = [None] * n
+        low: list[int | None] | None = [None] * n if self.config.hi_lo else None
+        contenders = [i for i in range(n) if not self.folded[i]]
+        for i in contenders:
+            cards = self.hand_cards(i)
+            high[i] = high_rank(cards)
+            if low is not None:
+                low[i] = low_rank(cards)
+        awards = award_pots(
+            pots,
+            high,
+            self._high_odd_order,
+            low,
+            self._low_odd_order if low is not None else None,
+        )
+        first = self._first_to_show(contenders)
+        order = show_order(first, contenders, n)
+        all_show = self.final_street_opener is None
+        shown, mucked = shows_or_mucks(order, pots, high, low, all_show=all_show)
+        for i in shown:
+            self.events.append(Event("show", i, cards=tuple(self.cards[i])))
+        for i in mucked:
+            self.events.append(Event("muck", i, cards=tuple(self.cards[i])))
+        return awards, shown, mucked
+
+    def _first_to_show(self, contenders: list[int]) -> int:
+        """S12: last aggressor of the final round, else its first player to act."""
+        if self.final_street_opener is not None:
+            if self.last_aggressor is not None and not self.folded[self.last_aggressor]:
+                return self.last_aggressor
+            if not self.folded[self.final_street_opener]:
+                return self.final_street_opener
+        return self._first_to_act() if self.street >= FOURTH else contenders[0]
+
+    # ------------------------------------------------------------ convenience
+
+    @property
+    def is_complete(self) -> bool:
+        return self.phase is Phase.COMPLETE
