@@ -8,7 +8,7 @@ this library and back; the same code runs in tests, locally and in containers.
 
 from .actions import Action, ActionKind, LegalActions
 from .cards import Card, card_str, cards_str, parse_card, parse_cards, short_deck, standard_deck
-from .config import DrawConfig, Game, RiverShortage, StudConfig, Structure, TimeoutPolicy
+from .config import DrawConfig, Game, RiverShortage, Structure, StudConfig, TimeoutPolicy
 from .deck import Deck
 from .draw import DrawHand, Post
 from .engine import Award, BettingHand, Event, HandResult, Phase
@@ -47,9 +47,9 @@ __all__ = [
     "Pot",
     "RiverShortage",
     "RulesError",
+    "Structure",
     "StudConfig",
     "StudHand",
-    "Structure",
     "TimeoutPolicy",
     "apply_all",
     "card_str",

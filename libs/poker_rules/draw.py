@@ -20,7 +20,7 @@ from .actions import Action, LegalActions
 from .cards import Card, short_deck
 from .config import DrawConfig, Structure
 from .deck import Deck
-from .engine import DISCARD, Award, BettingHand, Event, Phase
+from .engine import DISCARD, Award, BettingHand, Event, Phase, check_stacks
 from .errors import DeckExhaustedError, IllegalActionError, InvalidConfigError
 from .evaluate import short_deck_rank
 from .pots import Pot
@@ -57,11 +57,8 @@ class DrawHand(BettingHand):
         big_blind_player: int | None = None,
     ) -> None:
         config.validate()
+        check_stacks(stacks, 2, 5, "7-A draw (D1)")
         n = len(stacks)
-        if not 2 <= n <= 5:
-            raise InvalidConfigError(f"7-A draw is for 2 to 5 players (D1), got {n}")
-        if any(s <= 0 for s in stacks):
-            raise InvalidConfigError("every player dealt in needs chips")
         super().__init__(stacks)
         self.config = config
         self.structure = config.structure
@@ -156,7 +153,11 @@ class DrawHand(BettingHand):
     def _compute_legal(self, i: int) -> LegalActions:
         if self.phase is Phase.DRAWING:
             return LegalActions(player=i, max_discards=5, kinds=(DISCARD,))
-        return super()._compute_legal(i)
+        legal = super()._compute_legal(i)
+        if self.street == POST_DRAW and legal.can_check:
+            # D7: after the draw a player may fold, check or bet (fold even when free).
+            legal = legal.with_fold()
+        return legal
 
     def act(self, action: Action, player: int | None = None) -> None:
         if (
@@ -229,8 +230,9 @@ class DrawHand(BettingHand):
         for i in contenders:
             values[i] = short_deck_rank(self.hands[i], self.with_sixes)
         awards = award_pots(pots, values, sorted)  # D9: clockwise from the button
+        mucked: list[int] = []
         if self.final_round_opener is None:
-            shown, mucked = list(contenders), []
+            shown = list(contenders)
         else:
             first = self.final_round_opener
             if self.last_aggressor is not None and not self.folded[self.last_aggressor]:
@@ -238,7 +240,9 @@ class DrawHand(BettingHand):
             elif self.folded[first]:
                 first = contenders[0]
             order = show_order(first, contenders, n)
-            shown, mucked = shows_or_mucks(order, pots, values, None, all_show=False)
+            # D9 as S12: with a player all-in every hand is shown (as in stud).
+            all_show = any(self.all_in[i] for i in contenders)
+            shown, mucked = shows_or_mucks(order, pots, values, None, all_show=all_show)
         for i in shown:
             self.events.append(Event("show", i, cards=tuple(self.hands[i])))
         for i in mucked:

@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
-from .actions import Action, ActionKind, LegalActions
+from .actions import Action, ActionKind, LegalActions, Record
 from .cards import Card
 from .config import Structure, TimeoutPolicy
 from .errors import HandOverError, IllegalActionError, InvalidConfigError, NotYourTurnError
@@ -49,8 +49,7 @@ class Phase(StrEnum):
     COMPLETE = "complete"
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(Record):
     """One entry of the hand's log, the raw material of histories and player views.
 
     ``kind`` is one of: ``ante``, ``blind`` (live forced bet), ``dead`` (dead
@@ -62,15 +61,29 @@ class Event:
     audit trail only; views must never pass them to players (G4).
     """
 
-    kind: str
-    player: int = -1
-    amount: int = 0
-    cards: tuple[Card, ...] = ()
-    up: bool = False
-    action: Action | None = None
-    street: int = 0
-    new_cards: tuple[Card, ...] = ()
-    note: str = ""
+    _fields = ("kind", "player", "amount", "cards", "up", "action", "street", "new_cards", "note")
+
+    def __init__(
+        self,
+        kind: str,
+        player: int = -1,
+        amount: int = 0,
+        cards: tuple[Card, ...] = (),
+        up: bool = False,
+        action: Action | None = None,
+        street: int = 0,
+        new_cards: tuple[Card, ...] = (),
+        note: str = "",
+    ) -> None:
+        self.kind: Final = kind
+        self.player: Final = player
+        self.amount: Final = amount
+        self.cards: Final = cards
+        self.up: Final = up
+        self.action: Final = action
+        self.street: Final = street
+        self.new_cards: Final = new_cards
+        self.note: Final = note
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +115,21 @@ class HandResult:
         return [f - s for f, s in zip(self.final_stacks, starting_stacks, strict=True)]
 
 
+def check_stacks(stacks: Sequence[object], fewest: int, most: int, game: str) -> None:
+    """Refuse a starting position the rules do not allow, before anything is dealt.
+
+    Typed ``object`` on purpose: a float or a bool stack must get this clear error,
+    not a TypeError from deeper down (money is whole chips).
+    """
+    if not fewest <= len(stacks) <= most:
+        raise InvalidConfigError(f"{game} is for {fewest} to {most} players, got {len(stacks)}")
+    for s in stacks:
+        if type(s) is not int:
+            raise InvalidConfigError(f"stacks are whole chips (int), got {s!r}")
+        if s <= 0:
+            raise InvalidConfigError(f"every player dealt in needs chips, got a stack of {s}")
+
+
 class BettingHand:
     """Chips and betting rounds.  Games subclass it; see the module docstring."""
 
@@ -120,6 +148,8 @@ class BettingHand:
         self.totals: list[int] = [0] * n  # this hand, live money only
         self.dead = 0  # dead money in the pot (B3, B4)
         self.folded: list[bool] = [False] * n
+        self.n_in = n  # players not folded
+        self.n_live = n  # players not folded and not all-in
         self.all_in: list[bool] = [False] * n  # cannot act again this hand
         self.protected: list[bool] = [False] * n  # all-in by timeout protection (S10)
         self.voluntary: list[bool] = [False] * n  # put chips in by choice (S10)
@@ -169,12 +199,18 @@ class BettingHand:
 
     # ------------------------------------------------------------ chip movement
 
+    def _mark_all_in(self, i: int) -> None:
+        if not self.all_in[i]:
+            self.all_in[i] = True
+            if not self.folded[i]:
+                self.n_live -= 1
+
     def _put(self, i: int, amount: int, live: bool = True) -> int:
         """Move up to ``amount`` from player i's stack into the pot; return it."""
         stack = self.stacks[i]
         if amount >= stack:
             amount = stack
-            self.all_in[i] = True
+            self._mark_all_in(i)
         self.stacks[i] = stack - amount
         if live:
             self.bets[i] += amount
@@ -188,7 +224,7 @@ class BettingHand:
         stack = self.stacks[i]
         if amount >= stack:
             amount = stack
-            self.all_in[i] = True
+            self._mark_all_in(i)
         self.stacks[i] = stack - amount
         self.totals[i] += amount
         self.events.append(Event("ante", i, amount))
@@ -240,7 +276,7 @@ class BettingHand:
 
     def _live_players(self) -> int:
         """Players who are in the hand and can still bet (not folded, not all-in)."""
-        return sum(1 for i in range(self.n) if not self.folded[i] and not self.all_in[i])
+        return self.n_live
 
     def _increments(self, i: int) -> tuple[int, ...]:
         """Fixed-limit raise increments available to player i (S7, S7a hook)."""
@@ -248,19 +284,16 @@ class BettingHand:
 
     def _may_raise(self, i: int) -> bool:
         """Cap (S8, D2), reopening after short all-ins (S8, D2) and opponents left."""
-        if self.acted_at[i] >= 0 and self.current_bet - self.acted_at[i] < self.raise_size:
+        acted = self.acted_at[i]
+        if acted >= 0 and self.current_bet - acted < self.raise_size:
             return False  # already acted and not facing a full raise since
-        others_live = False
-        for j in range(self.n):
-            if j != i and not self.folded[j] and not self.all_in[j]:
-                others_live = True
-                break
-        if not others_live:
+        live = self._live_players()
+        if live < 2:
             return False  # nobody left to call a raise
         if self.structure is Structure.FIXED_LIMIT:
             if self.capped:
                 return False
-            if self.bet_count >= 1 + self.max_raises and self._live_players() >= 3:
+            if self.bet_count >= 1 + self.max_raises and live >= 3:
                 return False
         return True
 
@@ -304,7 +337,12 @@ class BettingHand:
         all_in_to = self.bets[i] + self.stacks[i]
         current = self.current_bet
         if self.structure is Structure.FIXED_LIMIT:
-            choices = sorted({min(current + inc, all_in_to) for inc in self._increments(i)})
+            increments = self._increments(i)
+            if len(increments) == 1:
+                to = current + increments[0]
+                to = min(to, all_in_to)
+                return to, to, (to,)
+            choices = sorted({min(current + inc, all_in_to) for inc in increments})
             return choices[0], choices[-1], tuple(choices)
         min_to = min(current + self.raise_size, all_in_to)
         if self.structure is Structure.NO_LIMIT:
@@ -341,6 +379,9 @@ class BettingHand:
         self._legal_cache = None
         if kind is FOLD:
             self.folded[i] = True
+            self.n_in -= 1
+            if not self.all_in[i]:
+                self.n_live -= 1
             self.pending[i] = False
         elif kind is CHECK:
             self.pending[i] = False
@@ -387,11 +428,15 @@ class BettingHand:
 
     def _advance(self, i: int) -> None:
         """After player i acted: next player, next street, or the end."""
-        alive = [j for j in range(self.n) if not self.folded[j]]
-        if len(alive) == 1:
-            self._finish_uncontested(alive[0])
+        if self.n_in == 1:
+            self._finish_uncontested(self.folded.index(False))
             return
         nxt = self._next_pending(i)
+        if nxt is not None and self.bets[nxt] >= self.current_bet and self._live_players() <= 1:
+            # Everyone else has folded or is all-in and nxt owes nothing: no decision
+            # is left (S12: no more betting can happen).  Asking anyway would let the
+            # clock fold a hand that is already in for every chip it owes (S10).
+            nxt = None
         if nxt is not None:
             self.to_act = nxt
             return
@@ -435,7 +480,7 @@ class BettingHand:
     def _protect(self, i: int) -> None:
         """S10 all-in protection: play on for what is committed, act no more."""
         self.events.append(Event("timeout", i, street=self.street, note="all_in_protection"))
-        self.all_in[i] = True
+        self._mark_all_in(i)
         self.protected[i] = True
         self.pending[i] = False
         self._legal_cache = None

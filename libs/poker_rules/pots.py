@@ -37,9 +37,7 @@ def uncalled_bet(contributions: Sequence[int]) -> tuple[int, int] | None:
     return None
 
 
-def side_pots(
-    contributions: Sequence[int], folded: Sequence[bool], dead: int = 0
-) -> list[Pot]:
+def side_pots(contributions: Sequence[int], folded: Sequence[bool], dead: int = 0) -> list[Pot]:
     """Main pot and side pots from each player's total live contribution.
 
     A player is eligible for every layer up to what they put in, unless folded.
@@ -55,9 +53,7 @@ def side_pots(
         for c in contributions:
             if c > previous:
                 amount += (c if c < level else level) - previous
-        eligible = tuple(
-            i for i, c in enumerate(contributions) if not folded[i] and c >= level
-        )
+        eligible = tuple(i for i, c in enumerate(contributions) if not folded[i] and c >= level)
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         else:

@@ -104,8 +104,10 @@ def shows_or_mucks(
             if not rivals or all((high[q] or 0) <= (hv or 0) for q in rivals):
                 keeps = True
                 break
-            if low is not None and low[p] is not None and all(
-                low[q] is None or (low[q] or 0) <= (low[p] or 0) for q in rivals
+            if (
+                low is not None
+                and low[p] is not None
+                and all(low[q] is None or (low[q] or 0) <= (low[p] or 0) for q in rivals)
             ):
                 keeps = True
                 break

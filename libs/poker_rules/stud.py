@@ -16,14 +16,26 @@ from .actions import Action, ActionKind, LegalActions
 from .cards import ACE, Card, standard_deck
 from .config import RiverShortage, StudConfig
 from .deck import Deck
-from .engine import BRING_IN, COMPLETE, FOLD, Award, BettingHand, Event, Phase
-from .errors import InvalidConfigError
+from .engine import BRING_IN, COMPLETE, FOLD, Award, BettingHand, Event, Phase, check_stacks
 from .evaluate import board_rank, high_rank, low_rank
 from .pots import Pot
 from .showdown import award_pots, show_order, shows_or_mucks
 
 THIRD, FOURTH, FIFTH, SIXTH, SEVENTH = range(5)
 STREET_NAMES = ("third", "fourth", "fifth", "sixth", "seventh")
+
+
+_BOARD_RANKS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _board_rank(upcards: list[Card]) -> tuple[int, ...]:
+    """``board_rank`` memoised on the sorted ranks: suits never matter for S6, and
+    there are only a few thousand rank patterns of one to four upcards."""
+    key = tuple(sorted([c >> 2 for c in upcards]))
+    rank = _BOARD_RANKS.get(key)
+    if rank is None:
+        rank = _BOARD_RANKS[key] = board_rank(upcards)
+    return rank
 
 
 class StudHand(BettingHand):
@@ -43,10 +55,7 @@ class StudHand(BettingHand):
         deck: Deck | None = None,
     ) -> None:
         config.validate()
-        if not 2 <= len(stacks) <= 8:
-            raise InvalidConfigError(f"stud is for 2 to 8 players (S1), got {len(stacks)}")
-        if any(s <= 0 for s in stacks):
-            raise InvalidConfigError("every player dealt in needs chips")
+        check_stacks(stacks, 2, 8, "stud (S1)")
         super().__init__(stacks)
         self.config = config
         self.max_raises = config.max_raises
@@ -55,6 +64,7 @@ class StudHand(BettingHand):
         n = self.n
         self.cards: list[list[Card]] = [[] for _ in range(n)]
         self.up: list[list[bool]] = [[] for _ in range(n)]
+        self.boards: list[list[Card]] = [[] for _ in range(n)]  # upcards, dealt order
         self.community: Card | None = None
         self.river_outcome = "normal"  # or "reshuffled", "stub_first", "community"
         self.bring_in_due = False
@@ -69,6 +79,8 @@ class StudHand(BettingHand):
         card = self.deck.deal()
         self.cards[i].append(card)
         self.up[i].append(up)
+        if up:
+            self.boards[i].append(card)
         self.events.append(Event("deal", i, cards=(card,), up=up, street=self.street))
 
     def _burn(self) -> None:
@@ -77,7 +89,7 @@ class StudHand(BettingHand):
 
     def upcards(self, i: int) -> list[Card]:
         """Player i's face-up cards (what everyone sees)."""
-        return [c for c, u in zip(self.cards[i], self.up[i], strict=True) if u]
+        return list(self.boards[i])
 
     def _deal_third_street(self) -> None:
         cfg = self.config
@@ -134,7 +146,10 @@ class StudHand(BettingHand):
             return
         deck.shuffle_into_stub((), include_burns=True)
         self.events.append(Event("reshuffle", note="river", street=self.street))
-        if deck.remaining >= n_alive:
+        # S11: dealing the reshuffle without a burn is the default procedure only;
+        # under STUB_FIRST ([002]) a stub that cannot serve everyone means a
+        # community card.
+        if procedure is RiverShortage.RESHUFFLE_BURNS and deck.remaining >= n_alive:
             for i in alive:  # no burn
                 self._deal(i, False)
             self.river_outcome = "reshuffled"
@@ -153,7 +168,7 @@ class StudHand(BettingHand):
         for i in range(self.n):
             if self.folded[i]:
                 continue
-            rank = board_rank(self.upcards(i))
+            rank = _board_rank(self.boards[i])
             if best is None or rank > best:
                 best, best_i = rank, i
         return best_i
@@ -173,10 +188,9 @@ class StudHand(BettingHand):
             unit = cfg.small_bet if self.street <= FOURTH else cfg.big_bet
             if self.street == FOURTH and not cfg.hi_lo:
                 self.open_pair = any(
-                    len(u) == 2 and (u[0] >> 2) == (u[1] >> 2)
-                    for i in range(self.n)
-                    if not self.folded[i]
-                    for u in (self.upcards(i),)
+                    (b[0] >> 2) == (b[1] >> 2)
+                    for i, b in enumerate(self.boards)
+                    if not self.folded[i] and len(b) == 2
                 )
             else:
                 self.open_pair = False
@@ -310,7 +324,9 @@ class StudHand(BettingHand):
         )
         first = self._first_to_show(contenders)
         order = show_order(first, contenders, n)
-        all_show = self.final_street_opener is None
+        # S12: with a player all-in (at any point) every hand is shown, as it is
+        # when the betting stopped before the river.
+        all_show = self.final_street_opener is None or any(self.all_in[i] for i in contenders)
         shown, mucked = shows_or_mucks(order, pots, high, low, all_show=all_show)
         for i in shown:
             self.events.append(Event("show", i, cards=tuple(self.cards[i])))

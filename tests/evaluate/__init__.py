@@ -1,0 +1,1 @@
+"""Tests of ``poker_rules.evaluate`` (named after the RULES.md rule they check)."""
