@@ -8,7 +8,7 @@ JOBS   ?= 2
 
 # The hand engine is compiled with mypyc (same source, C extension beside it) so a
 # hand runs several times faster; the evaluators stay pure Python table lookups.
-COMPILED := engine stud draw actions pots showdown deck randomplay
+COMPILED := engine stud draw actions pots showdown deck randomplay config cards errors
 COMPILED_SRC := $(patsubst %,libs/poker_rules/%.py,$(COMPILED))
 COMPILE_STAMP := libs/build/.compiled
 
@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml requirements/dev.lock
 
 setup: $(STAMP) $(COMPILE_STAMP)
 
-$(COMPILE_STAMP): $(STAMP) $(COMPILED_SRC) libs/poker_rules/cards.py libs/poker_rules/config.py libs/poker_rules/errors.py
+$(COMPILE_STAMP): $(STAMP) $(COMPILED_SRC) Makefile
 	cd libs && ../$(VENV)/bin/mypyc $(patsubst %,poker_rules/%.py,$(COMPILED)) >build.log 2>&1 \
 	  || { cat build.log; exit 1; }
 	rm -f libs/build.log

@@ -67,7 +67,7 @@ from poker_rules.phh import DRAW_VARIANT, replay_phh, to_phh, to_phh_dict
 from poker_rules.randomplay import random_action
 
 AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
-SAMPLE = 400  # hands per game; each PokerKit replay costs ~10 ms
+SAMPLE = 600  # hands per game; each PokerKit replay costs ~10 ms
 
 
 @dataclass
@@ -152,7 +152,8 @@ def _tag_pot_splits(played: Played) -> None:
 
 def _pokerkit_final_stacks(text: str) -> list[int]:
     """Step through the PHH text with PokerKit; its stacks when the hand is over."""
-    notation = pytest.importorskip("pokerkit.notation")  # the bench extra
+    from pokerkit import notation  # in the lock file: a missing PokerKit must fail, not skip
+
     history = notation.HandHistory.loads(text)
     with warnings.catch_warnings():
         # PokerKit warns about dealing cards it did not shuffle itself: expected.
@@ -203,7 +204,7 @@ def test_pokerkit_agrees_on_final_stacks_stud__S12() -> None:
 def test_pokerkit_agrees_on_final_stacks_hilo__H1() -> None:
     """H1-H6 (and the stud rules they share): the same stacks in Stud Hi-Lo."""
     tally = _cross_check(hi_lo=True, seed=2025)
-    assert tally["split_hi_lo"] >= SAMPLE // 20, tally
+    assert tally["split_hi_lo"] >= SAMPLE // 25, tally  # at least 24 split pots compared
 
 
 # ---------------------------------------------------------------- the PHH text itself

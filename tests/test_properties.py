@@ -24,10 +24,11 @@ Checked after every action and at the end of every hand:
 
 from __future__ import annotations
 
-import copy
+import contextlib
 import os
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -329,9 +330,6 @@ def illegal_actions(hand: BettingHand, legal: LegalActions, rng: random.Random) 
         out.append(Action(kind, legal.max_to + 1))
         out.append(Action(kind, 0))
         out.append(Action(kind, -legal.min_to))
-        # Money is whole chips: a float amount is refused even when it equals a legal one.
-        out.append(Action(kind, float(legal.min_to)))  # type: ignore[arg-type]
-        out.append(Action(kind, legal.min_to + 0.5))  # type: ignore[arg-type]
         if legal.to_choices:
             between = [
                 a for a in range(legal.min_to + 1, legal.max_to) if a not in legal.to_choices
@@ -347,7 +345,25 @@ def illegal_actions(hand: BettingHand, legal: LegalActions, rng: random.Random) 
         out.append(Action.discard((held[0], held[0])))
         out.append(Action.discard((*held, held[-1])))  # six cards
         out.append(Action.discard((*held, stranger)))
-        out.append(Action.discard((float(held[0]),)))  # type: ignore[arg-type]
+    return out
+
+
+def ill_typed_actions(hand: BettingHand, legal: LegalActions) -> list[Action]:
+    """Actions with a float where whole chips or cards belong (money is never a float),
+    even when the value equals a legal one.  The mypyc-compiled ``Action`` refuses a
+    float amount itself (TypeError); whatever can be built must be refused by ``act``."""
+    out: list[Action] = []
+    fields: list[tuple[ActionKind, object, tuple[object, ...]]] = []
+    if legal.raise_kind is not None:
+        assert legal.min_to is not None
+        fields.append((legal.raise_kind, float(legal.min_to), ()))
+        fields.append((legal.raise_kind, legal.min_to + 0.5, ()))
+    if DISCARD in legal.kinds and isinstance(hand, DrawHand):
+        assert hand.to_act is not None
+        fields.append((DISCARD, 0, (float(hand.hands[hand.to_act][0]),)))
+    for kind, amount, cards in fields:
+        with contextlib.suppress(TypeError):
+            out.append(Action(kind, amount, cards))  # type: ignore[arg-type]
     return out
 
 
@@ -406,6 +422,9 @@ def check_state(hand: BettingHand, total: int) -> None:
     else:  # the draw: all-in players draw too (D6)
         assert hand.phase is Phase.DRAWING
     assert len(hand.in_hand()) >= 2, "one player left, yet the hand goes on"
+    # The engine's running counts agree with the flags they summarise.
+    assert hand.n_in == len(hand.in_hand())
+    assert hand.n_live == sum(1 for j in range(n) if hand.can_act(j))
     for j in range(n):
         assert hand.bets[j] <= hand.totals[j]
         if not hand.folded[j] and hand.stacks[j] == 0:
@@ -543,70 +562,40 @@ def check_applied(
             assert after.folded[player]
 
 
-ATOMIC = (int, str, bool, type(None))
+Rebuild = Callable[[], BettingHand]
 
 
-def _cheap_copy(value: object) -> object | None:
-    """A copy of a list of atoms, or the tuple itself, else ``None`` (walk it)."""
-    if type(value) is list:
-        if all(type(x) in ATOMIC for x in value):
-            return list(value)
-        return None
-    if type(value) is tuple and all(type(x) in ATOMIC for x in value):
-        return value
-    return None
-
-
-def fork(hand: BettingHand) -> BettingHand:
-    """``copy.deepcopy`` of a hand, made fast: the memo is pre-filled with copies of
-    the flat lists and tuples (chip counts, cards), of the logs (their items are
-    frozen), and of the deck's random generator (copied through its state)."""
-    memo: dict[int, Any] = {
-        id(hand.events): list(hand.events),
-        id(hand.actions): list(hand.actions),
-    }
-    holders: list[object] = [hand]
-    deck = getattr(hand, "deck", None)
-    if deck is not None:
-        holders.append(deck)
-        generator = getattr(deck, "_rng", None)
-        if type(generator) is random.Random:
-            clone = random.Random()
-            clone.setstate(generator.getstate())
-            memo[id(generator)] = clone
-    for holder in holders:
-        names = list(getattr(holder, "__dict__", {})) + list(getattr(holder, "__slots__", ()))
-        for name in names:
-            value = getattr(holder, name, None)
-            if id(value) in memo:
-                continue
-            cheap = _cheap_copy(value)
-            if cheap is not None:
-                memo[id(value)] = cheap
-            elif type(value) is list:  # e.g. each player's cards
-                for item in value:
-                    cheap = _cheap_copy(item)
-                    if cheap is not None:
-                        memo[id(item)] = cheap
-    return copy.deepcopy(hand, memo)
+def fork(hand: BettingHand, rebuild: Rebuild) -> BettingHand:
+    """An independent copy of ``hand``: replayed from (configuration, stacks, seed,
+    actions).  ``copy.deepcopy`` cannot copy the engine's mypyc-compiled objects."""
+    twin = rebuild()
+    assert len(twin.events) == len(hand.events) and twin.stacks == hand.stacks
+    assert twin.to_act == hand.to_act and twin.phase is hand.phase
+    return twin
 
 
 def check_menu_accepted(
-    hand: BettingHand, legal: LegalActions, rng: random.Random, total: int, stats: Stats
+    hand: BettingHand,
+    legal: LegalActions,
+    rng: random.Random,
+    *,
+    rebuild: Rebuild,
+    total: int,
+    stats: Stats,
 ) -> None:
     """Property 5a: every sampled action of the menu, and a timeout, is accepted."""
     i = hand.to_act
     assert i is not None
     cards = list(hand_cards(hand, i))
     for action in menu_actions(legal, cards, rng):
-        copy_ = fork(hand)
+        copy_ = fork(hand, rebuild)
         copy_.act(action, i)
         put = chips_put(legal, hand, action)
         check_applied(copy_, i, action, before=(hand.totals, hand.stacks[i]), put=put, total=total)
         if copy_.is_over:
             check_result(copy_, total)
         stats[f"accepted {action.kind.value}"] += 1
-    copy_ = fork(hand)
+    copy_ = fork(hand, rebuild)
     copy_.timeout()
     check_state(copy_, total)
     assert copy_.actions[-1] == (i, None)
@@ -624,6 +613,10 @@ def check_rejections(
         assert_refused(hand, action, i, IllegalActionError)
         assert snapshot(hand) == before, f"rejected {action} changed the hand"
         stats["rejected"] += 1
+    for action in ill_typed_actions(hand, legal):
+        assert_refused(hand, action, i, (IllegalActionError, TypeError))
+        assert snapshot(hand) == before, f"rejected {action} changed the hand"
+        stats["rejected ill-typed"] += 1
     other = rng.choice([j for j in range(hand.n) if j != i])
     action = choose(legal, list(hand_cards(hand, i)), rng, STYLES[0])
     assert_refused(hand, action, other, NotYourTurnError)
@@ -633,7 +626,10 @@ def check_rejections(
 
 
 def assert_refused(
-    hand: BettingHand, action: Action, player: int, error: type[IllegalActionError]
+    hand: BettingHand,
+    action: Action,
+    player: int,
+    error: type[Exception] | tuple[type[Exception], ...],
 ) -> None:
     """``hand.act`` raises ``error`` (a cheaper ``pytest.raises`` for the hot loop)."""
     try:
@@ -786,6 +782,10 @@ def play_and_check(setup: Setup, stats: Stats) -> None:
     stacks = make_stacks(rng, setup)
     total = sum(stacks)
     hand = new_hand(cfg, stacks, setup.seed)
+
+    def rebuild() -> BettingHand:
+        return replay(cfg, stacks, setup.seed, hand.actions)
+
     voluntary = [False] * hand.n
     check_state(hand, total)
     steps = 0
@@ -801,7 +801,7 @@ def play_and_check(setup: Setup, stats: Stats) -> None:
         check_menu(hand, legal)
         check_rejections(hand, legal, rng, stats)
         if rng.randrange(FORK_EVERY) == 0:
-            check_menu_accepted(hand, legal, rng, total, stats)
+            check_menu_accepted(hand, legal, rng, rebuild=rebuild, total=total, stats=stats)
         i = hand.to_act
         assert i is not None
         totals, stack = list(hand.totals), hand.stacks[i]
@@ -1026,6 +1026,6 @@ def test_no_turn_after_all_in_protection_leaves_one_player__S10() -> None:
 def test_float_amount_refused_money_is_whole_chips__D2(amount: float) -> None:
     hand = DrawHand(DrawConfig(structure=Structure.NO_LIMIT), [1_000] * 3, seed=1)
     before = snapshot(hand)
-    with pytest.raises(IllegalActionError, match="int"):
+    with pytest.raises((IllegalActionError, TypeError), match="int"):
         hand.act(Action(RAISE, amount))  # type: ignore[arg-type]
     assert snapshot(hand) == before

@@ -8,12 +8,83 @@ nothing in this module ever hands it to a player.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
+import struct
 from collections.abc import Iterable, Sequence
 
 from .cards import Card
 from .errors import DeckExhaustedError
+
+_WORD_BITS = 62  # fits mypyc's unboxed ints, so the arithmetic below stays native
+_WORD_LIMIT = 1 << _WORD_BITS
+_RADIX_GROUPS: dict[int, list[tuple[list[int], int]]] = {}
+
+
+def _radix_groups(n: int) -> list[tuple[list[int], int]]:
+    """The radices ``n, n-1, .., 2`` of a Fisher-Yates shuffle, grouped so that
+    each group's product (the number of outcomes it covers) fits in one word."""
+    groups = _RADIX_GROUPS.get(n)
+    if groups is None:
+        groups = []
+        radices: list[int] = []
+        product = 1
+        for k in range(n, 1, -1):
+            if product * k >= _WORD_LIMIT:
+                groups.append((radices, product))
+                radices, product = [], 1
+            radices.append(k)
+            product *= k
+        if radices:
+            groups.append((radices, product))
+        _RADIX_GROUPS[n] = groups
+    return groups
+
+
+class _Words:
+    """Uniform random 62-bit words: from the CSPRNG, or from SHA-512 of a seed."""
+
+    def __init__(self, seed: int | None) -> None:
+        self.seed = seed
+        self.block = 0
+        self.buffer: list[int] = []
+
+    def next(self) -> int:
+        if not self.buffer:
+            if self.seed is None:
+                raw = secrets.token_bytes(64)
+            else:
+                raw = hashlib.sha512(f"deck:{self.seed}:{self.block}".encode()).digest()
+                self.block += 1
+            self.buffer = [w >> 2 for w in struct.unpack("<8Q", raw)]
+        return self.buffer.pop()
+
+
+def shuffled(cards: Sequence[Card], seed: int | None) -> list[Card]:
+    """A uniformly random order of ``cards`` (G4): a Fisher-Yates shuffle whose
+    choices come from a few machine words rather than one generator call per card.
+
+    Each group of choices is one uniform number below the product of its radices,
+    drawn by rejection (never by a biased modulo), then split digit by digit.  From
+    the CSPRNG by default; from a seed, the same order every time (replay, tests).
+    """
+    order = list(cards)
+    words = _Words(seed)
+    top = len(order) - 1
+    for radices, product in _radix_groups(len(order)):
+        zone = _WORD_LIMIT - _WORD_LIMIT % product  # largest multiple of product
+        value = words.next()
+        while value >= zone:
+            value = words.next()
+        value %= product
+        for k in radices:
+            j = value % k
+            value //= k
+            # swap position top (the k-th card from the end) with a uniform pick
+            pick = top - (k - 1) + j
+            order[top - (k - 1)], order[pick] = order[pick], order[top - (k - 1)]
+    return order
 
 
 class Deck:
@@ -22,7 +93,7 @@ class Deck:
     The next card to deal is at the end of ``_stub`` so dealing is a ``list.pop``.
     """
 
-    __slots__ = ("_rng", "_stub", "burned", "order", "reshuffles")
+    __slots__ = ("_rng", "_seed", "_stub", "burned", "order", "reshuffles")
 
     def __init__(
         self,
@@ -37,21 +108,30 @@ class Deck:
         certification scenarios such as the river shortage.  ``rng`` overrides both
         for the reshuffles that happen mid-hand.
         """
-        if rng is not None:
-            self._rng: random.Random = rng
-        elif seed is None:
-            self._rng = secrets.SystemRandom()
-        else:
-            self._rng = random.Random(seed)
+        self._rng: random.Random | None = rng
+        self._seed = seed
         order = list(cards)
         if len(set(order)) != len(order):
             raise ValueError("a deck cannot hold the same card twice")
         if not preset:
-            self._rng.shuffle(order)
+            if rng is not None:
+                rng.shuffle(order)
+            else:
+                order = shuffled(order, seed)
         self.order: tuple[Card, ...] = tuple(order)
         self._stub: list[Card] = order[::-1]
         self.burned: list[Card] = []
         self.reshuffles = 0
+
+    def _reshuffle_rng(self) -> random.Random:
+        """The generator of mid-hand reshuffles (S11, D6), made on first use: the
+        CSPRNG, or one derived from the seed so replays reshuffle identically."""
+        if self._rng is None:
+            if self._seed is None:
+                self._rng = secrets.SystemRandom()
+            else:
+                self._rng = random.Random(f"reshuffle:{self._seed}")
+        return self._rng
 
     def __len__(self) -> int:
         return len(self._stub)
@@ -92,6 +172,6 @@ class Deck:
         if include_burns:
             pool.extend(self.burned)
             self.burned = []
-        self._rng.shuffle(pool)
+        self._reshuffle_rng().shuffle(pool)
         self._stub = pool
         self.reshuffles += 1

@@ -14,8 +14,11 @@ def random_action(legal: LegalActions, hand_cards: list[Card], rng: random.Rando
     """Pick uniformly among the kinds on the menu, then a legal amount or discard."""
     kind = legal.kinds[rng.randrange(len(legal.kinds))]
     if kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE):
-        if legal.to_choices:
-            return Action(kind, legal.to_choices[rng.randrange(len(legal.to_choices))])
+        choices = legal.to_choices
+        if choices:
+            if len(choices) == 1:
+                return Action(kind, choices[0])
+            return Action(kind, choices[rng.randrange(len(choices))])
         assert legal.min_to is not None and legal.max_to is not None
         roll = rng.random()
         if roll < 0.25:

@@ -187,19 +187,33 @@ def test_cards_speak_the_hand_shown_first_does_not_decide__G3() -> None:
 
 
 def test_default_shuffle_comes_from_the_os_csprng__G4(monkeypatch: pytest.MonkeyPatch) -> None:
-    created: list[secrets.SystemRandom] = []
+    """Without a seed every random choice of the shuffle comes from the OS CSPRNG."""
+    calls: list[int] = []
+    real = secrets.token_bytes
 
-    class SpySystemRandom(secrets.SystemRandom):
-        def __init__(self) -> None:
-            super().__init__()
-            created.append(self)
+    def spy(n: int) -> bytes:
+        calls.append(n)
+        return real(n)
 
-    monkeypatch.setattr(deck_module.secrets, "SystemRandom", SpySystemRandom)
+    monkeypatch.setattr(deck_module.secrets, "token_bytes", spy)
     hand = StudHand(StudConfig(), [1000, 1000])
+    assert calls, "the stud deck was not shuffled from secrets"
+    stud_calls = len(calls)
     draw = DrawHand(DrawConfig(), [1000, 1000])
-    assert len(created) == 2
+    assert len(calls) > stud_calls, "the draw deck was not shuffled from secrets"
     assert sorted(hand.deck.order) == list(range(52))
     assert sorted(draw.deck.order) == sorted(short_deck())
+
+
+def test_shuffle_is_uniform_over_small_decks__G4() -> None:
+    """Every order of a 4-card deck is equally likely (chi-square, seeded so stable)."""
+    from collections import Counter
+
+    counts = Counter(Deck([0, 1, 2, 3], seed).order for seed in range(24_000))
+    assert len(counts) == 24
+    expected = 1000
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    assert chi2 < 49.7  # 23 degrees of freedom, p = 0.001
 
 
 def test_unseeded_hands_are_shuffled_freshly__G4() -> None:

@@ -16,14 +16,14 @@ from ..cards import Card
 from ._tables import (
     CARD_KEYS,
     FIRST_KEYS,
+    FLUSH_BITS,
     FLUSH_SUIT,
-    SUIT_BITS,
-    SUIT_MASK,
+    ROW_OFFSETS,
     best_five,
     build_tables,
+    check_fast_path_constants,
     check_hand,
     display_order,
-    flush_value,
     rank_any,
     standard_straights,
 )
@@ -37,8 +37,11 @@ HIGH_CLASSES: Final = _TABLES.top
 _K0: Final = FIRST_KEYS
 _K: Final = CARD_KEYS
 _FLUSH_SUIT7: Final = FLUSH_SUIT[7]
-_NONFLUSH7: Final = _TABLES.nonflush[7]
+_ROWS: Final = ROW_OFFSETS
+_PACKED7: Final = _TABLES.packed7
 _FLUSH: Final = _TABLES.flush
+_FLUSH_BITS: Final = FLUSH_BITS
+check_fast_path_constants()
 
 
 def high_rank(cards: Sequence[Card]) -> int:
@@ -53,13 +56,13 @@ def high_rank(cards: Sequence[Card]) -> int:
     except ValueError:
         return rank_any(cards, _TABLES)
     key = _K0[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
-    suit = _FLUSH_SUIT7[key & SUIT_MASK]
-    if suit:
-        return flush_value(cards, suit, _FLUSH)
-    try:
-        return _NONFLUSH7[key >> SUIT_BITS]
-    except KeyError:
-        raise ValueError(f"not a hand of distinct cards: {list(cards)}") from None
+    # Literals, not the named constants, keep this line free of global lookups:
+    # 255 = SUIT_MASK, 20 = SUIT_BITS + ROW_BITS, 8 = SUIT_BITS, 4095 = ROW_MASK.
+    suit = _FLUSH_SUIT7[key & 255]
+    if suit:  # ~3% of hands: OR the flush suit's rank bits, look the bitmask up
+        bit = _FLUSH_BITS[suit]
+        return _FLUSH[bit[a] | bit[b] | bit[c] | bit[d] | bit[e] | bit[f] | bit[g]]
+    return _PACKED7[_ROWS[key >> 20] + (key >> 8 & 4095)]
 
 
 def category_of(value: int) -> HandCategory:

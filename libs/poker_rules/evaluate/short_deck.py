@@ -21,15 +21,15 @@ from ..cards import Card
 from ._tables import (
     CARD_KEYS,
     FIRST_KEYS,
+    FLUSH_BITS,
     FLUSH_SUIT,
-    SUIT_BITS,
-    SUIT_MASK,
+    ROW_OFFSETS,
     RankTables,
     best_five,
     build_tables,
+    check_fast_path_constants,
     check_hand,
     display_order,
-    flush_value,
     rank_any,
     short_deck_straights,
 )
@@ -39,6 +39,7 @@ _PLAIN: Final = build_tables(range(5, 13), short_deck_straights(False), ShortDec
 _SIXES: Final = build_tables(range(4, 13), short_deck_straights(True), ShortDeckCategory)
 _FLUSH_SUIT5: Final = FLUSH_SUIT[5]
 _FLUSH_SUIT7: Final = FLUSH_SUIT[7]
+check_fast_path_constants()
 
 
 def _tables(with_sixes: bool) -> RankTables:
@@ -60,22 +61,31 @@ def short_deck_rank(cards: Sequence[Card], with_sixes: bool = False) -> int:
     tables = _SIXES if with_sixes else _PLAIN
     k = CARD_KEYS
     n = len(cards)
-    if n == 5:
-        a, b, c, d, e = cards
-        key = FIRST_KEYS[a] + k[b] + k[c] + k[d] + k[e]
-        suit = _FLUSH_SUIT5[key & SUIT_MASK]
-    elif n == 7:
+    if n == 7:
         a, b, c, d, e, f, g = cards
         key = FIRST_KEYS[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
-        suit = _FLUSH_SUIT7[key & SUIT_MASK]
+        # Literals as in high_rank: 255 = SUIT_MASK, 20 = SUIT_BITS + ROW_BITS,
+        # 8 = SUIT_BITS, 4095 = ROW_MASK.
+        suit = _FLUSH_SUIT7[key & 255]
+        if suit:
+            bit = FLUSH_BITS[suit]
+            value = tables.flush[bit[a] | bit[b] | bit[c] | bit[d] | bit[e] | bit[f] | bit[g]]
+        else:
+            value = tables.packed7[ROW_OFFSETS[key >> 20] + (key >> 8 & 4095)]
+    elif n == 5:  # the draw showdown
+        a, b, c, d, e = cards
+        key = FIRST_KEYS[a] + k[b] + k[c] + k[d] + k[e]
+        suit = _FLUSH_SUIT5[key & 255]
+        if suit:
+            bit = FLUSH_BITS[suit]
+            value = tables.flush[bit[a] | bit[b] | bit[c] | bit[d] | bit[e]]
+        else:
+            value = tables.nonflush[5].get(key >> 8, 0)
     else:
         return rank_any(cards, tables)
-    if suit:
-        return flush_value(cards, suit, tables.flush)
-    try:
-        return tables.nonflush[n][key >> SUIT_BITS]
-    except KeyError:
-        raise ValueError(f"not a hand of distinct cards of this deck: {list(cards)}") from None
+    if value:  # 0: a card outside this deck
+        return value
+    raise ValueError(f"not a hand of distinct cards of this deck: {list(cards)}")
 
 
 def short_deck_category_of(value: int, with_sixes: bool = False) -> ShortDeckCategory:
