@@ -18,10 +18,12 @@ from poker_rules.cards import card_str
 from poker_rules.evaluate import (
     HIGH_CLASSES,
     HandCategory,
+    _tables,
     category_of,
     evaluate_high,
     high_rank,
 )
+from poker_rules.evaluate.high import _TABLES
 
 from .helpers import OrderMap, cards
 from .reference import HIGH_CATEGORIES, best_high_five, ref_high, ref_high5
@@ -181,3 +183,13 @@ def test_high_rank_orders_like_eval7__G3() -> None:
         theirs = eval7.evaluate([eval7.Card(card_str(c)) for c in hand])
         order.add(theirs, high_rank(hand), hand)
     order.check_strictly_monotone()
+
+
+def test_packed_row_offsets_match_their_generator__G3() -> None:
+    # The 7-card fast path indexes a list packed with stored row offsets; rebuilding
+    # them proves the constant is the generator's output for the current rank keys.
+    assert _tables.pack_rows(_TABLES.nonflush[7]) == _tables.ROW_OFFSETS
+    packed = _TABLES.packed7
+    for r, value in _TABLES.nonflush[7].items():
+        assert packed[_tables.packed_slot(r)] == value
+    assert sum(1 for v in packed if v) == len(_TABLES.nonflush[7]) == 49_205

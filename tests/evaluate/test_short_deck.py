@@ -142,6 +142,12 @@ def test_cards_outside_the_deck_are_refused__G1() -> None:
     with pytest.raises(ValueError):
         short_deck_rank(cards("6c 7d 8h 9s Tc Jd Qh"))
     with pytest.raises(ValueError):
+        short_deck_rank(cards("6c 7d 8h 9s Tc"))
+    with pytest.raises(ValueError):
+        short_deck_rank(cards("6c 7d 8h 9s Tc Jd"))
+    with pytest.raises(ValueError):
+        short_deck_rank(cards("6h 7h 8h 9h Jh"))
+    with pytest.raises(ValueError):
         short_deck_rank(cards("2c 7d 8h 9s Tc"), True)
     with pytest.raises(ValueError):
         short_deck_rank(cards("2h 7h 8h 9h Th Jd Qd"))  # a flush using a deuce

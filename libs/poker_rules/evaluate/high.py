@@ -2,8 +2,9 @@
 
 ``high_rank`` is the hot path of every showdown and of equity simulations: a 7-card
 hand is scored with seven list lookups, six additions, one 256-entry list lookup for
-flushes and one dict lookup (see ``_tables`` for why the key sum works).  It trusts
-its input: distinct card ints in ``0..51``.  ``evaluate_high`` validates, and also
+flushes and two list lookups in a packed table (see ``_tables`` for why the key sum
+works and why the table is a packed list rather than a dict).  It trusts its input:
+distinct card ints in ``0..51``.  ``evaluate_high`` validates, and also
 says what the hand is and which five cards make it.
 """
 
