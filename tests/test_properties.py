@@ -17,8 +17,9 @@ Checked after every action and at the end of every hand:
 3. every live player who reached a pot's level is eligible for it, folded players
    never are;
 4. exactly one player is to act until the hand ends, and nothing is accepted after;
-5. every action on the menu is accepted (on a copy of the hand), everything else is
-   rejected with ``IllegalActionError`` and leaves the hand exactly as it was;
+5. every action on the menu is accepted (tried on a copy of the hand, replayed from
+   its action list, at one state in ``FORK_EVERY``), everything else is rejected with
+   ``IllegalActionError`` and leaves the hand exactly as it was;
 6. the hand replays identically from (configuration, stacks, seed, actions).
 """
 
@@ -62,7 +63,7 @@ pytestmark = pytest.mark.slow
 
 # At least 10,000 hands per game in CI; POKER_PROPERTY_HANDS=200 for a quick local run.
 HANDS_PER_GAME = int(os.environ.get("POKER_PROPERTY_HANDS", "10000"))
-FORK_EVERY = 5  # the whole menu is tried on copies of one hand state in this many
+FORK_EVERY = 5  # the whole menu is tried on replayed copies at one state in this many
 
 FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET, RAISE, DISCARD = (
     ActionKind.FOLD,

@@ -15,6 +15,7 @@ import struct
 from collections.abc import Iterable, Sequence
 
 from .cards import Card
+from .config import RiverShortage
 from .errors import DeckExhaustedError
 
 _WORD_BITS = 62  # fits mypyc's unboxed ints, so the arithmetic below stays native
@@ -87,13 +88,38 @@ def shuffled(cards: Sequence[Card], seed: int | None) -> list[Card]:
     return order
 
 
+class RiverDeal:
+    """What the dealer did for seventh street (S11).
+
+    ``cards`` holds one down card per player still in, in dealing order, or is empty
+    when a ``community`` card was turned up instead.  ``outcome`` is ``normal``,
+    ``reshuffled``, ``stub_first`` or ``community``.  Under ``stub_first`` the first
+    ``served_from_stub`` players were dealt before the reshuffle.  ``burned`` lists
+    the cards burned during the deal, for the audit trail only (G4).
+    """
+
+    def __init__(
+        self,
+        cards: list[Card],
+        community: Card | None,
+        outcome: str,
+        served_from_stub: int,
+        burned: list[Card],
+    ) -> None:
+        self.cards = cards
+        self.community = community
+        self.outcome = outcome
+        self.served_from_stub = served_from_stub
+        self.burned = burned
+
+
 class Deck:
     """A shuffled stub plus the burned cards.
 
     The next card to deal is at the end of ``_stub`` so dealing is a ``list.pop``.
     """
 
-    __slots__ = ("_rng", "_seed", "_stub", "burned", "order", "reshuffles")
+    __slots__ = ("_rng", "_seed", "_stub", "burned", "discards", "order", "reshuffles")
 
     def __init__(
         self,
@@ -121,6 +147,7 @@ class Deck:
         self.order: tuple[Card, ...] = tuple(order)
         self._stub: list[Card] = order[::-1]
         self.burned: list[Card] = []
+        self.discards: list[Card] = []  # D6: discards of the players who have drawn
         self.reshuffles = 0
 
     def _reshuffle_rng(self) -> random.Random:
@@ -175,3 +202,49 @@ class Deck:
         self._reshuffle_rng().shuffle(pool)
         self._stub = pool
         self.reshuffles += 1
+
+    def deal_river(self, players: int, procedure: RiverShortage) -> RiverDeal:
+        """Seventh street for ``players`` players still in, by the rules of S11.
+
+        With ``R`` cards in the stub and ``B`` burned: if ``R >= N + 1``, burn one
+        and deal ``N``.  Otherwise (default procedure) gather the burns and the
+        stub, shuffle, and deal ``N`` down cards without a burn when they suffice,
+        else turn up one community card.  The alternative of seed [002]
+        (``STUB_FIRST``) serves players from the stub keeping its last card,
+        shuffles that card with the burns, burns one and continues; when even that
+        cannot serve everyone, a community card.  Folded cards are never used.
+        """
+        stub, burns = len(self._stub), len(self.burned)
+        if stub >= players + 1:
+            burned = [self.burn()]
+            return RiverDeal(self.deal_many(players), None, "normal", 0, burned)
+        if procedure is RiverShortage.STUB_FIRST and (stub - 1) + burns >= players:
+            served = self.deal_many(stub - 1)
+            self.shuffle_into_stub((), include_burns=True)
+            burned = [self.burn()]
+            rest = self.deal_many(players - len(served))
+            return RiverDeal(served + rest, None, "stub_first", len(served), burned)
+        self.shuffle_into_stub((), include_burns=True)
+        if procedure is RiverShortage.RESHUFFLE_BURNS and len(self._stub) >= players:
+            return RiverDeal(self.deal_many(players), None, "reshuffled", 0, [])
+        return RiverDeal([], self.deal(), "community", 0, [])
+
+    def draw(self, discards: Sequence[Card]) -> tuple[list[Card], bool]:
+        """Replace a player's ``discards`` (D6); returns the new cards and whether
+        the stub had to be rebuilt first.
+
+        The stub's last card is never dealt.  When the stub cannot serve the draw,
+        it is shuffled with the burns and the discards of the players who already
+        drew (not this player's own, which join the discards afterwards).
+        """
+        k = len(discards)
+        reshuffled = False
+        if k > len(self._stub) - 1:
+            self.shuffle_into_stub(self.discards, include_burns=True)
+            self.discards = []
+            reshuffled = True
+            if k > len(self._stub) - 1:
+                raise DeckExhaustedError("the draw cannot be served even after the reshuffle")
+        new = self.deal_many(k)
+        self.discards.extend(discards)
+        return new, reshuffled

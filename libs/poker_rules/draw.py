@@ -21,7 +21,7 @@ from .cards import Card, short_deck
 from .config import DrawConfig, Structure
 from .deck import Deck
 from .engine import DISCARD, Award, BettingHand, Event, Phase, check_stacks
-from .errors import DeckExhaustedError, IllegalActionError, InvalidConfigError
+from .errors import IllegalActionError, InvalidConfigError
 from .evaluate import short_deck_rank
 from .pots import Pot
 from .showdown import award_pots, show_order, shows_or_mucks
@@ -67,7 +67,6 @@ class DrawHand(BettingHand):
         self.with_sixes = n == 5  # G1: five players dealt in add the sixes
         self.deck = deck if deck is not None else Deck(short_deck(self.with_sixes), seed)
         self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.discards: list[Card] = []  # discards of players who have drawn (D6)
         self.draw_counts: list[int | None] = [None] * n  # public until D7's first action
         self.draw_order: list[int] = []
         self.final_round_opener: int | None = None
@@ -186,20 +185,13 @@ class DrawHand(BettingHand):
         """D6: replace the discards; the stub's last card is never dealt."""
         self._legal_cache = None
         k = len(thrown)
-        deck = self.deck
-        if k > deck.remaining - 1:
-            # Shuffle the stub with the burns and the earlier players' discards.
-            deck.shuffle_into_stub(self.discards, include_burns=True)
-            self.discards = []
+        new, reshuffled = self.deck.draw(thrown)
+        if reshuffled:
             self.events.append(Event("reshuffle", i, note="draw", street=self.street))
-            if k > deck.remaining - 1:
-                raise DeckExhaustedError("the draw cannot be served even after the reshuffle")
         hand = self.hands[i]
         for c in thrown:
             hand.remove(c)
-        new = deck.deal_many(k)
         hand.extend(new)
-        self.discards.extend(thrown)
         self.draw_counts[i] = k
         self.events.append(
             Event("draw", i, k, cards=tuple(thrown), new_cards=tuple(new), street=self.street)
@@ -215,6 +207,11 @@ class DrawHand(BettingHand):
             self._settle(showdown=True)
         else:
             self._start_post_draw_betting()
+
+    @property
+    def discards(self) -> list[Card]:
+        """Discards of the players who have drawn, kept by the dealer (D6)."""
+        return self.deck.discards
 
     def _forced_timeout_action(self, i: int) -> Action | None:
         if self.phase is Phase.DRAWING:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from .actions import Action, ActionKind, LegalActions
 from .cards import ACE, Card, standard_deck
-from .config import RiverShortage, StudConfig
+from .config import StudConfig
 from .deck import Deck
 from .engine import BRING_IN, COMPLETE, FOLD, Award, BettingHand, Event, Phase, check_stacks
 from .evaluate import board_rank, high_rank, low_rank
@@ -76,7 +76,9 @@ class StudHand(BettingHand):
     # ------------------------------------------------------------ dealing
 
     def _deal(self, i: int, up: bool) -> None:
-        card = self.deck.deal()
+        self._give(i, self.deck.deal(), up)
+
+    def _give(self, i: int, card: Card, up: bool) -> None:
         self.cards[i].append(card)
         self.up[i].append(up)
         if up:
@@ -122,42 +124,29 @@ class StudHand(BettingHand):
             self._deal(i, True)
 
     def _deal_river(self, alive: list[int]) -> None:
-        """S11: the river, with the shortage procedures when the stub runs low."""
-        deck = self.deck
-        n_alive, stub, burns = len(alive), deck.remaining, len(deck.burned)
-        if stub >= n_alive + 1:
-            self._burn()
-            for i in alive:
-                self._deal(i, False)
+        """S11: the dealer deals the river, with the shortage procedures."""
+        street = self.street
+        deal = self.deck.deal_river(len(alive), self.config.river_shortage)
+        self.river_outcome = deal.outcome
+        events = self.events
+        burned = deal.burned
+        if deal.outcome == "normal":
+            events.append(Event("burn", cards=(burned[0],), street=street))
+        cards = deal.cards
+        served = deal.served_from_stub
+        for k, i in enumerate(alive[:served]):
+            self._give(i, cards[k], False)
+        if deal.outcome != "normal":
+            note = "stub_first" if deal.outcome == "stub_first" else "river"
+            events.append(Event("reshuffle", note=note, street=street))
+        if deal.outcome == "stub_first":
+            events.append(Event("burn", cards=(burned[0],), street=street))
+        if deal.community is not None:
+            self.community = deal.community
+            events.append(Event("community", cards=(deal.community,), up=True, street=street))
             return
-        procedure = self.config.river_shortage
-        if procedure is RiverShortage.STUB_FIRST and (stub - 1) + burns >= n_alive:
-            # Seed [002]: serve from the stub keeping its last card, then shuffle that
-            # card with the burns, burn one and continue.
-            served = alive[: stub - 1]
-            for i in served:
-                self._deal(i, False)
-            deck.shuffle_into_stub((), include_burns=True)
-            self.events.append(Event("reshuffle", note="stub_first", street=self.street))
-            self._burn()
-            for i in alive[len(served) :]:
-                self._deal(i, False)
-            self.river_outcome = "stub_first"
-            return
-        deck.shuffle_into_stub((), include_burns=True)
-        self.events.append(Event("reshuffle", note="river", street=self.street))
-        # S11: dealing the reshuffle without a burn is the default procedure only;
-        # under STUB_FIRST ([002]) a stub that cannot serve everyone means a
-        # community card.
-        if procedure is RiverShortage.RESHUFFLE_BURNS and deck.remaining >= n_alive:
-            for i in alive:  # no burn
-                self._deal(i, False)
-            self.river_outcome = "reshuffled"
-            return
-        card = deck.deal()  # one community card, every player's seventh card
-        self.community = card
-        self.events.append(Event("community", cards=(card,), up=True, street=self.street))
-        self.river_outcome = "community"
+        for k in range(served, len(alive)):
+            self._give(alive[k], cards[k], False)
 
     # ------------------------------------------------------------ rounds
 
