@@ -500,7 +500,14 @@ class BettingHand:
             totals[p] -= amount
             self.stacks[p] += amount
             self.events.append(Event("return", p, amount))
-        pots = side_pots(totals, self.folded, self.dead)
+        if showdown:
+            pots = side_pots(totals, self.folded, self.dead)
+        else:
+            # Everyone else folded: every layer has the winner as its only eligible
+            # player, so side_pots would merge them into this one pot anyway.
+            assert winner is not None
+            in_pot = sum(totals) + self.dead
+            pots = [Pot(in_pot, (winner,))] if in_pot else []
         awards: list[Award] = []
         shown: list[int] = []
         mucked: list[int] = []

@@ -25,13 +25,19 @@ THIRD, FOURTH, FIFTH, SIXTH, SEVENTH = range(5)
 STREET_NAMES = ("third", "fourth", "fifth", "sixth", "seventh")
 
 
-_BOARD_RANKS: dict[tuple[int, ...], tuple[int, ...]] = {}
+_RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+_BOARD_RANKS: dict[int, tuple[int, ...]] = {}
 
 
 def _board_rank(upcards: list[Card]) -> tuple[int, ...]:
-    """``board_rank`` memoised on the sorted ranks: suits never matter for S6, and
-    there are only a few thousand rank patterns of one to four upcards."""
-    key = tuple(sorted([c >> 2 for c in upcards]))
+    """``board_rank`` memoised on the multiset of ranks: suits never matter for S6.
+
+    The product of one prime per rank names the multiset without sorting, and
+    there are only a few thousand boards of one to four upcards.
+    """
+    key = 1
+    for c in upcards:
+        key *= _RANK_PRIMES[c >> 2]
     rank = _BOARD_RANKS.get(key)
     if rank is None:
         rank = _BOARD_RANKS[key] = board_rank(upcards)

@@ -1,0 +1,108 @@
+"""One way to run a service: ``python -m services.<name>`` calls ``run_service``.
+
+``serve`` builds the grpc.aio server with the kit's interceptors (Prometheus first,
+so it sees the status the error mapping produced), health checking, reflection
+for every service, and the ``/metrics`` endpoint; it logs one ``serving`` line
+with the bound ports (PORT=0 and METRICS_PORT=0 pick free ones, which is how the
+tests run many servers side by side), then waits for SIGTERM or SIGINT.
+
+Shutdown is graceful and in this order: health goes NOT_SERVING (so load
+balancers and the table service stop sending new work), the server keeps
+answering for SHUTDOWN_DRAIN_S, then ``server.stop(SHUTDOWN_GRACE_S)`` lets
+in-flight calls finish, and the process exits 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import grpc
+from grpc_reflection.v1alpha import reflection
+
+from .errors import ErrorCodes, ErrorInterceptor
+from .health import HEALTH_SERVICE, Health
+from .logs import configure_logging, get_logger
+from .metrics import PrometheusInterceptor, start_metrics_server
+from .settings import ConfigError, ServerSettings
+
+
+@dataclass(frozen=True)
+class ServiceSpec:
+    """What makes a service: its name, its gRPC services and how to add them."""
+
+    name: str  # for logs: "dealer"
+    service_names: Sequence[str]  # full names: "poker.dealer.v1.Dealer"
+    register: Callable[[grpc.aio.Server], None]  # adds the servicers to the server
+    error_codes: ErrorCodes = field(default_factory=dict)  # library errors -> statuses
+
+
+async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
+    """Run until SIGTERM/SIGINT, then shut down gracefully; returns the exit code."""
+    log = get_logger()
+    stop_metrics, metrics_port = start_metrics_server(settings.host, settings.metrics_port)
+    server = grpc.aio.server(
+        interceptors=[PrometheusInterceptor(), ErrorInterceptor(spec.error_codes)],
+        options=[
+            ("grpc.max_receive_message_length", settings.max_message_bytes),
+            ("grpc.so_reuseport", 0),
+        ],
+    )
+    spec.register(server)
+    health = Health()
+    health.add_to(server)
+    reflection.enable_server_reflection(
+        (*spec.service_names, HEALTH_SERVICE, reflection.SERVICE_NAME), server
+    )
+    port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+    await server.start()
+    await health.serving(spec.service_names)
+
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stopping.set)
+    log.info(
+        "serving",
+        host=settings.host,
+        port=port,
+        metrics_port=metrics_port,
+        services=list(spec.service_names),
+    )
+    await stopping.wait()
+
+    log.info("shutting down", drain_s=settings.drain_seconds, grace_s=settings.grace_seconds)
+    await health.shutting_down()
+    if settings.drain_seconds:
+        await asyncio.sleep(settings.drain_seconds)
+    await server.stop(settings.grace_seconds)
+    stop_metrics()
+    log.info("stopped")
+    return 0
+
+
+def run_service(
+    name: str,
+    spec_factory: Callable[[], ServiceSpec],
+    *,
+    default_port: int,
+    default_metrics_port: int,
+) -> None:
+    """The entry point of ``python -m services.<name>``: settings, logs, serve, exit.
+
+    ``spec_factory`` runs after logging is configured, so a service can read its own
+    settings there and have a bad value reported like the common ones (exit code 2).
+    """
+    try:
+        settings = ServerSettings.from_env(
+            default_port=default_port, default_metrics_port=default_metrics_port
+        )
+        configure_logging(name, settings.log_level)
+        spec = spec_factory()
+    except ConfigError as error:
+        print(f"{name}: configuration error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    sys.exit(asyncio.run(serve(spec, settings)))
