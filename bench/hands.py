@@ -130,7 +130,7 @@ def _pokerkit_stud_hilo() -> Callable[[random.Random], object] | None:
                 choices.append(state.complete_bet_or_raise_to)
             if not choices:  # pragma: no cover - every decision is automated
                 raise RuntimeError("PokerKit is waiting for something we do not automate")
-            choices[rng.randrange(len(choices))]()
+            choices[int(rng.random() * len(choices))]()  # as randomplay.pick
         return state.stacks
 
     return play_one
