@@ -12,7 +12,14 @@ COMPILED := engine stud draw actions pots showdown deck randomplay config cards 
 COMPILED_SRC := $(patsubst %,libs/poker_rules/%.py,$(COMPILED))
 COMPILE_STAMP := libs/build/.compiled
 
-.PHONY: help setup compile purepython test lint typecheck unit bench run lock clean
+# Generated gRPC/protobuf code: libs/poker/<service>/v1/*_pb2*.py(i), from protos/.
+# Never edited, never committed (.gitignore); `make setup` regenerates it.  Stubs
+# (.pyi) come from mypy-protobuf, which also types the *_pb2_grpc modules.
+PROTOS := $(sort $(wildcard protos/poker/*/v1/*.proto))
+PROTO_OUT := libs/poker
+PROTO_STAMP := $(PROTO_OUT)/.generated
+
+.PHONY: help setup compile protos purepython test lint typecheck unit bench run lock clean
 
 help:
 	@echo "make run    - play hands of every game with reference bots"
@@ -27,7 +34,19 @@ $(STAMP): pyproject.toml requirements/dev.lock
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
-setup: $(STAMP) $(COMPILE_STAMP)
+setup: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
+
+$(PROTO_STAMP): $(STAMP) $(PROTOS) Makefile
+	rm -rf $(PROTO_OUT)
+	$(PY) -m grpc_tools.protoc -I protos \
+	  --plugin=protoc-gen-mypy=$(VENV)/bin/protoc-gen-mypy \
+	  --plugin=protoc-gen-mypy_grpc=$(VENV)/bin/protoc-gen-mypy_grpc \
+	  --python_out=libs --grpc_python_out=libs --mypy_out=libs --mypy_grpc_out=libs \
+	  $(PROTOS)
+	find $(PROTO_OUT) -type d -exec touch {}/__init__.py \;
+	touch $(PROTO_STAMP)
+
+protos: $(PROTO_STAMP)
 
 $(COMPILE_STAMP): $(STAMP) $(COMPILED_SRC) Makefile
 	cd libs && ../$(VENV)/bin/mypyc $(patsubst %,poker_rules/%.py,$(COMPILED)) >build.log 2>&1 \
@@ -45,18 +64,18 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check $(SRC)
 	$(VENV)/bin/ruff format --check $(SRC)
 
-typecheck: $(STAMP)
+typecheck: $(STAMP) $(PROTO_STAMP)
 	$(VENV)/bin/mypy
 
-unit: $(STAMP) $(COMPILE_STAMP)
+unit: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 	$(VENV)/bin/pytest -n $(JOBS) -p no:cacheprovider
 
 test: lint typecheck unit
 
-bench: $(STAMP) $(COMPILE_STAMP)
+bench: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 	$(PY) -m bench.run
 
-run: $(STAMP) $(COMPILE_STAMP)
+run: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 	$(PY) -m services.selfplay
 
 lock: $(STAMP)
@@ -64,5 +83,5 @@ lock: $(STAMP)
 	  --python-version 3.11 -o requirements/dev.lock
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis libs/build
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis libs/build $(PROTO_OUT)
 	rm -f libs/*__mypyc*.so libs/poker_rules/*.so

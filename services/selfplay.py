@@ -11,14 +11,23 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 from poker_rules import DrawConfig, DrawHand, Structure, StudConfig, StudHand
 from poker_rules.randomplay import random_action
 
 BUY_IN = 10_000
 
+MakeHand = Callable[[list[int], int], StudHand | DrawHand]
+"""(stacks clockwise from the button's left, deck seed) -> a new hand."""
 
-def play_table(name: str, make_hand, players: int, hands: int, rng: random.Random) -> int:  # type: ignore[no-untyped-def]
+
+def draw_maker(config: DrawConfig) -> MakeHand:
+    """A hand factory for one 7-A draw structure."""
+    return lambda stacks, seed: DrawHand(config, stacks, seed=seed)
+
+
+def play_table(name: str, make_hand: MakeHand, players: int, hands: int, rng: random.Random) -> int:
     """Play ``hands`` hands, rebuying busted players; return the chip total."""
     stacks = [BUY_IN] * players
     bought = BUY_IN * players
@@ -31,10 +40,10 @@ def play_table(name: str, make_hand, players: int, hands: int, rng: random.Rando
         order = stacks[button + 1 :] + stacks[: button + 1]  # clockwise from the button
         hand = make_hand(order, rng.randrange(1 << 62))
         while not hand.is_over:
-            i = hand.to_act
-            hand.act(random_action(hand.legal_actions(), list(hand.hand_cards(i)), rng))
-        final = hand.result.final_stacks
-        for k, chips in enumerate(final):
+            legal = hand.legal_actions()  # legal.player is the player to act
+            hand.act(random_action(legal, list(hand.hand_cards(legal.player)), rng))
+        assert hand.result is not None  # the hand is over
+        for k, chips in enumerate(hand.result.final_stacks):
             stacks[(button + 1 + k) % players] = chips
         button = (button + 1) % players
     total = sum(stacks)
@@ -52,15 +61,12 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     started = time.perf_counter()
-    games = [
+    games: list[tuple[str, int, MakeHand]] = [
         ("stud", 6, lambda s, seed: StudHand(StudConfig(), s, seed=seed)),
         ("stud_hilo", 6, lambda s, seed: StudHand(StudConfig(hi_lo=True), s, seed=seed)),
     ]
     for structure in Structure:
-        cfg = DrawConfig(structure=structure)
-        games.append(
-            (f"draw_7a {structure.value}", 5, lambda s, seed, c=cfg: DrawHand(c, s, seed=seed))
-        )
+        games.append((f"draw_7a {structure.value}", 5, draw_maker(DrawConfig(structure=structure))))
     for name, players, make in games:
         play_table(name, make, players, args.hands, rng)
     print(f"done in {time.perf_counter() - started:.1f}s")

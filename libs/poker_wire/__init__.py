@@ -9,8 +9,8 @@ before the library sees it.
 
 from .cards import card_list, card_strs, one_card
 from .checks import MAX_CHIPS, MAX_ID_LENGTH, check_chips, check_count, check_id
-from .config import game_config, game_of
-from .enums import river_shortage_of
+from .config import game_config
+from .enums import game_of, river_shortage_of
 
 __all__ = [
     "MAX_CHIPS",

@@ -7,7 +7,7 @@ define (a newer or broken client) is always refused.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 from poker.common.v1 import common_pb2 as pb
@@ -53,23 +53,22 @@ def enum_value(value: int, table: Mapping[int, _T], field: str, names: Mapping[i
     return found
 
 
-def _names(enum: object) -> Mapping[int, str]:
-    items = getattr(enum, "items")()  # noqa: B009 - the protobuf enum wrapper
+def _names(items: Iterable[tuple[str, int]]) -> Mapping[int, str]:
     return {number: name for name, number in items}
 
 
 def game_of(value: int, field: str = "game") -> Game:
     """A required game."""
-    return enum_value(value, GAMES, field, _names(pb.Game))
+    return enum_value(value, GAMES, field, _names(pb.Game.items()))
 
 
 def structure_of(value: int, field: str = "structure") -> Structure:
-    return enum_value(value, STRUCTURES, field, _names(pb.Structure))
+    return enum_value(value, STRUCTURES, field, _names(pb.Structure.items()))
 
 
 def timeout_policy_of(value: int, field: str = "timeout_policy") -> TimeoutPolicy:
-    return enum_value(value, TIMEOUT_POLICIES, field, _names(pb.TimeoutPolicy))
+    return enum_value(value, TIMEOUT_POLICIES, field, _names(pb.TimeoutPolicy.items()))
 
 
 def river_shortage_of(value: int, field: str = "river_shortage") -> RiverShortage:
-    return enum_value(value, RIVER_SHORTAGES, field, _names(pb.RiverShortage))
+    return enum_value(value, RIVER_SHORTAGES, field, _names(pb.RiverShortage.items()))

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import grpc
 
 Behavior = Callable[..., Any]
-Handler = grpc.RpcMethodHandler[Any, Any]
+if TYPE_CHECKING:
+    Handler = grpc.RpcMethodHandler[Any, Any]
+else:  # not subscriptable at run time
+    Handler = grpc.RpcMethodHandler
 
 UNARY: Final = "UNARY"
 CLIENT_STREAM: Final = "CLIENT_STREAM"

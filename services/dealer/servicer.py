@@ -1,0 +1,195 @@
+"""The Dealer gRPC servicer: validates requests, deals through poker_rules.Deck.
+
+Every card movement goes through the library's ``Deck`` (burn, deal, the S11 river
+and the D6 draw), built by ``poker_rules.commitment`` so that the shuffle and every
+reshuffle are fixed by the committed secrets.  The servicer checks each request
+before it touches the deck, so a refused request changes nothing, and logs every
+operation for the reveal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from poker.dealer.v1 import dealer_pb2 as pb
+from poker.dealer.v1 import dealer_pb2_grpc as pb_grpc
+from poker_rules.cards import Card, card_str, short_deck, standard_deck
+from poker_rules.commitment import SCHEME, open_deck
+from poker_rules.config import Game
+from poker_wire import card_list, card_strs, check_count, check_id, game_of, river_shortage_of
+from service_kit.errors import FailedPreconditionError, InvalidArgumentError
+from service_kit.logs import bound_contextvars, get_logger
+
+from .decks import DeckEntry, DeckStore
+from .metrics import CARDS_DEALT, DECKS_CLOSED, DECKS_OPENED, RESHUFFLES, RIVER_DEALS
+
+PLAYERS = {Game.STUD: (2, 8), Game.STUD_HILO: (2, 8), Game.DRAW_7A: (2, 5)}  # S1, D1
+RIVER_OUTCOMES = {
+    "normal": pb.RIVER_OUTCOME_NORMAL,
+    "reshuffled": pb.RIVER_OUTCOME_RESHUFFLED,
+    "stub_first": pb.RIVER_OUTCOME_STUB_FIRST,
+    "community": pb.RIVER_OUTCOME_COMMUNITY,
+}
+MAX_DEAL = 52
+MAX_DISCARDS = 5  # D6
+
+log = get_logger()
+
+
+def deck_cards(game: Game, players: int) -> list[Card]:
+    """G1: 52 cards for the stud games; 7..A for draw, with the sixes for five players."""
+    if game is Game.DRAW_7A:
+        return short_deck(with_sixes=players == 5)
+    return standard_deck()
+
+
+class DealerServicer(pb_grpc.DealerServicer):
+    """Decks for hands; see the proto for the contract."""
+
+    def __init__(self, store: DeckStore, *, allow_presets: bool) -> None:
+        self._store = store
+        self._allow_presets = allow_presets
+
+    async def OpenDeck(self, request: pb.OpenDeckRequest, context: Any) -> pb.OpenDeckResponse:
+        game = game_of(request.game)
+        fewest, most = PLAYERS[game]
+        players = check_count(request.players, "players", fewest, most)
+        hand_id = check_id(request.hand_id, "hand_id", required=False)
+        table_id = check_id(request.table_id, "table_id", required=False)
+        cards = deck_cards(game, players)
+        preset = None
+        if request.preset_order:
+            if not self._allow_presets:
+                raise FailedPreconditionError(
+                    "preset decks are disabled on this dealer; they are for tests and "
+                    "certification only (start it with DEALER_ALLOW_PRESET_DECKS=1)"
+                )
+            preset = card_list(
+                request.preset_order, "preset_order", fewest=len(cards), most=len(cards)
+            )
+            if set(preset) != set(cards):
+                raise InvalidArgumentError(
+                    f"preset_order must be a permutation of the {len(cards)}-card deck of "
+                    f"{game.value} with {players} players (G1)"
+                )
+        deck, secrets = open_deck(cards, preset)
+        entry = self._store.add(
+            deck, secrets, game=game, hand_id=hand_id, table_id=table_id, preset=preset is not None
+        )
+        DECKS_OPENED.labels(game.value, str(entry.preset).lower()).inc()
+        with bound_contextvars(hand_id=hand_id, table_id=table_id):
+            log.info("deck opened", deck_id=entry.deck_id, cards=len(cards), preset=entry.preset)
+        return pb.OpenDeckResponse(
+            deck_id=entry.deck_id,
+            commitment=secrets.commitment,
+            scheme=SCHEME,
+            cards=len(cards),
+            preset=entry.preset,
+        )
+
+    def _entry(self, deck_id: str) -> DeckEntry:
+        return self._store.get(check_id(deck_id, "deck_id"))
+
+    async def Deal(self, request: pb.DealRequest, context: Any) -> pb.DealResponse:
+        entry = self._entry(request.deck_id)
+        count = check_count(request.count, "count", 0, MAX_DEAL)
+        deck = entry.deck
+        needed = count + (1 if request.burn_first else 0)
+        if needed > deck.remaining:
+            raise FailedPreconditionError(
+                f"the stub holds {deck.remaining} cards; this deal needs {needed}"
+            )
+        burned = [deck.burn()] if request.burn_first else []
+        cards = deck.deal_many(count)
+        entry.held.update(cards)
+        CARDS_DEALT.inc(len(cards))
+        entry.log.append(
+            pb.DeckOperation(
+                deal=pb.DealRequest(burn_first=request.burn_first, count=count),
+                cards=card_strs(cards),
+                burned=card_strs(burned),
+            )
+        )
+        return pb.DealResponse(cards=card_strs(cards), remaining=deck.remaining)
+
+    async def DealRiver(self, request: pb.DealRiverRequest, context: Any) -> pb.DealRiverResponse:
+        entry = self._entry(request.deck_id)
+        if entry.game is Game.DRAW_7A:
+            raise FailedPreconditionError("DealRiver is seventh street of the stud games (S11)")
+        players = check_count(request.players, "players", 1, 8)
+        procedure = river_shortage_of(request.procedure, "procedure")
+        deal = entry.deck.deal_river(players, procedure)
+        outcome = RIVER_OUTCOMES[deal.outcome]
+        entry.held.update(deal.cards)
+        CARDS_DEALT.inc(len(deal.cards) + (deal.community is not None))
+        RIVER_DEALS.labels(deal.outcome).inc()
+        if deal.outcome != "normal":
+            RESHUFFLES.labels("river").inc()
+        community = card_str(deal.community) if deal.community is not None else ""
+        entry.log.append(
+            pb.DeckOperation(
+                river=pb.DealRiverRequest(players=players, procedure=request.procedure),
+                cards=card_strs(deal.cards),
+                burned=card_strs(deal.burned),
+                community_card=community,
+                river_outcome=outcome,
+                reshuffled=deal.outcome != "normal",
+            )
+        )
+        with bound_contextvars(hand_id=entry.hand_id, table_id=entry.table_id):
+            log.info("river dealt", deck_id=entry.deck_id, outcome=deal.outcome, players=players)
+        return pb.DealRiverResponse(
+            cards=card_strs(deal.cards),
+            community_card=community,
+            outcome=outcome,
+            served_from_stub=deal.served_from_stub,
+            remaining=entry.deck.remaining,
+        )
+
+    async def Draw(self, request: pb.DrawRequest, context: Any) -> pb.DrawResponse:
+        entry = self._entry(request.deck_id)
+        discards = card_list(request.discards, "discards", most=MAX_DISCARDS)
+        strangers = [card_str(c) for c in discards if c not in entry.held]
+        if strangers:
+            raise FailedPreconditionError(
+                f"discards {' '.join(strangers)} are not in a player's hand from this deck"
+            )
+        # D6: the stub's last card is never dealt; the library reshuffles if needed.
+        if len(discards) > entry.deck.remaining - 1 + len(entry.deck.burned) + len(
+            entry.deck.discards
+        ):
+            raise FailedPreconditionError("the draw cannot be served even after a reshuffle")
+        cards, reshuffled = entry.deck.draw(discards)
+        entry.held.difference_update(discards)
+        entry.held.update(cards)
+        CARDS_DEALT.inc(len(cards))
+        if reshuffled:
+            RESHUFFLES.labels("draw").inc()
+        entry.log.append(
+            pb.DeckOperation(
+                draw=pb.DrawRequest(discards=card_strs(discards)),
+                cards=card_strs(cards),
+                reshuffled=reshuffled,
+            )
+        )
+        return pb.DrawResponse(
+            cards=card_strs(cards), reshuffled=reshuffled, remaining=entry.deck.remaining
+        )
+
+    async def CloseDeck(self, request: pb.CloseDeckRequest, context: Any) -> pb.CloseDeckResponse:
+        entry = self._store.pop(check_id(request.deck_id, "deck_id"))
+        DECKS_CLOSED.inc()
+        secrets = entry.secrets
+        with bound_contextvars(hand_id=entry.hand_id, table_id=entry.table_id):
+            log.info("deck closed", deck_id=entry.deck_id, operations=len(entry.log))
+        return pb.CloseDeckResponse(
+            deck_id=entry.deck_id,
+            hand_id=entry.hand_id,
+            scheme=SCHEME,
+            commitment=secrets.commitment,
+            order=card_strs(secrets.order),
+            salt=secrets.salt,
+            reshuffle_seed=secrets.reshuffle_seed,
+            preset=entry.preset,
+            log=entry.log,
+        )

@@ -1,0 +1,27 @@
+"""The showdown's domain metrics (the gRPC ones come from service_kit)."""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Histogram
+
+POTS_SETTLED = Counter("showdown_pots_settled", "Pots split at showdown, by game.", ("game",))
+POT_SIZE = Histogram(
+    "showdown_pot_size_chips",
+    "Size of each pot settled, in the smallest chip.",
+    ("game",),
+    buckets=(
+        10,
+        50,
+        100,
+        500,
+        1_000,
+        5_000,
+        10_000,
+        50_000,
+        100_000,
+        500_000,
+        1_000_000,
+        10_000_000,
+    ),
+)
+HANDS_EVALUATED = Counter("showdown_hands_evaluated", "Hands scored, by game.", ("game",))

@@ -1,0 +1,28 @@
+"""The showdown's ServiceSpec."""
+
+from __future__ import annotations
+
+import grpc
+
+from poker.showdown.v1 import showdown_pb2, showdown_pb2_grpc
+from poker_rules.errors import InvalidConfigError
+from service_kit import ServiceSpec
+
+from .servicer import ShowdownServicer
+
+SERVICE_NAME = showdown_pb2.DESCRIPTOR.services_by_name["Showdown"].full_name
+
+
+def make_spec() -> ServiceSpec:
+    """The stateless showdown service (no settings of its own)."""
+    servicer = ShowdownServicer()
+
+    def register(server: grpc.aio.Server) -> None:
+        showdown_pb2_grpc.add_ShowdownServicer_to_server(servicer, server)
+
+    return ServiceSpec(
+        name="showdown",
+        service_names=(SERVICE_NAME,),
+        register=register,
+        error_codes={InvalidConfigError: grpc.StatusCode.INVALID_ARGUMENT},
+    )

@@ -1,0 +1,277 @@
+# ruff: noqa: N802  (test names end with the RULES.md rule ID, e.g. __S11)
+"""The dealer service over real gRPC: commitments, streets, S11, D6, presets, errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+import pytest
+
+from poker.common.v1 import common_pb2 as common
+from poker.dealer.v1 import dealer_pb2 as pb
+from poker_rules.cards import card_str, parse_cards, short_deck, standard_deck
+from poker_rules.commitment import verify
+
+from .conftest import AuditingDealer
+
+STANDARD = [card_str(c) for c in standard_deck()]  # 2c 2d 2h 2s 3c ... As
+
+
+def preset(first: str = "", cards: list[str] | None = None) -> list[str]:
+    """A full deck order: the ``first`` cards in that order, then the rest in order."""
+    deck = STANDARD if cards is None else cards
+    head = [card_str(c) for c in parse_cards(first)] if first else []
+    return head + [c for c in deck if c not in head]
+
+
+def code_of(call: Any) -> grpc.StatusCode:
+    with pytest.raises(grpc.RpcError) as info:
+        call()
+    error = info.value
+    assert isinstance(error, grpc.Call)
+    assert error.details(), "every refusal says why"
+    return error.code()
+
+
+# ---------------------------------------------------------------- commitment (G4)
+
+
+def test_dealer_commitment_verifies_against_reveal__G4(dealer: AuditingDealer) -> None:
+    opened = dealer.open(game=common.GAME_STUD, players=4, hand_id="h-1", table_id="t-1")
+    assert opened.scheme == "cardroom-deck-v1" and len(opened.commitment) == 32
+    assert opened.cards == 52 and not opened.preset
+    dealt = dealer.stub.Deal(pb.DealRequest(deck_id=opened.deck_id, count=12))
+    assert len(dealt.cards) == 12 and dealt.remaining == 40
+    reveal = dealer.close(opened.deck_id)  # audits: commitment and replay
+    assert reveal.commitment == opened.commitment and reveal.hand_id == "h-1"
+    assert list(reveal.order[:12]) == list(dealt.cards)  # first dealt first
+    assert sorted(reveal.order) == sorted(STANDARD)
+    order = parse_cards(list(reveal.order))
+    assert verify(opened.commitment, order, reveal.salt, reveal.reshuffle_seed)
+    swapped = [order[1], order[0], *order[2:]]
+    assert not verify(opened.commitment, swapped, reveal.salt, reveal.reshuffle_seed)
+    assert not verify(opened.commitment, order, bytes(32), reveal.reshuffle_seed)
+
+
+def test_dealer_every_hand_has_a_fresh_shuffle__G4(dealer: AuditingDealer) -> None:
+    first = dealer.open(game=common.GAME_STUD, players=2)
+    second = dealer.open(game=common.GAME_STUD, players=2)
+    assert first.commitment != second.commitment
+    a, b = dealer.close(first.deck_id), dealer.close(second.deck_id)
+    assert list(a.order) != list(b.order) and a.salt != b.salt
+
+
+def test_dealer_closed_deck_is_gone(dealer: AuditingDealer) -> None:
+    opened = dealer.open(game=common.GAME_STUD_HILO, players=3)
+    dealer.close(opened.deck_id)
+    request = pb.DealRequest(deck_id=opened.deck_id, count=1)
+    assert code_of(lambda: dealer.stub.Deal(request)) == grpc.StatusCode.NOT_FOUND
+    close = pb.CloseDeckRequest(deck_id=opened.deck_id)
+    assert code_of(lambda: dealer.stub.CloseDeck(close)) == grpc.StatusCode.NOT_FOUND
+
+
+# ---------------------------------------------------------------- decks (G1)
+
+
+def test_dealer_draw_deck_adds_sixes_with_five_players__G1(dealer: AuditingDealer) -> None:
+    four = dealer.open(game=common.GAME_DRAW_7A, players=4)
+    five = dealer.open(game=common.GAME_DRAW_7A, players=5)
+    assert (four.cards, five.cards) == (32, 36)
+    assert sorted(dealer.close(five.deck_id).order) == sorted(
+        card_str(c) for c in short_deck(with_sixes=True)
+    )
+
+
+# ---------------------------------------------------------------- presets
+
+
+def test_dealer_refuses_preset_decks_without_the_flag(strict_dealer: AuditingDealer) -> None:
+    request = pb.OpenDeckRequest(game=common.GAME_STUD, players=2, preset_order=preset())
+    code = code_of(lambda: strict_dealer.stub.OpenDeck(request))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION
+    assert strict_dealer.open(game=common.GAME_STUD, players=2).cards == 52  # shuffles still work
+
+
+def test_dealer_deals_a_preset_deck_in_order_with_the_flag(dealer: AuditingDealer) -> None:
+    order = preset("As Ks Qs Js Ts 9s")
+    opened = dealer.open(game=common.GAME_STUD, players=2, preset_order=order)
+    assert opened.preset
+    first = dealer.stub.Deal(pb.DealRequest(deck_id=opened.deck_id, count=2))
+    assert list(first.cards) == ["As", "Ks"]
+    second = dealer.stub.Deal(pb.DealRequest(deck_id=opened.deck_id, burn_first=True, count=2))
+    assert list(second.cards) == ["Js", "Ts"]  # Qs was burned and never shown
+    reveal = dealer.close(opened.deck_id)
+    assert list(reveal.order) == order and reveal.preset
+    assert list(reveal.log[1].burned) == ["Qs"]
+
+
+# ---------------------------------------------------------------- river shortage (S11)
+
+
+def _stud_to_sixth_street(dealer: AuditingDealer, players: int) -> str:
+    """Open a preset stud deck and deal third to sixth street to ``players``."""
+    opened = dealer.open(game=common.GAME_STUD, players=players, preset_order=preset())
+    deck_id = opened.deck_id
+    dealer.stub.Deal(pb.DealRequest(deck_id=deck_id, count=3 * players))  # S4 third street
+    for _ in range(3):  # fourth, fifth, sixth: burn one, one card each
+        dealer.stub.Deal(pb.DealRequest(deck_id=deck_id, burn_first=True, count=players))
+    return deck_id
+
+
+def test_dealer_river_community_card_eight_players__S11(dealer: AuditingDealer) -> None:
+    deck_id = _stud_to_sixth_street(dealer, 8)  # 24 + 3 * (1 + 8) = 51 used: R = 1, B = 3
+    river = dealer.stub.DealRiver(pb.DealRiverRequest(deck_id=deck_id, players=8))
+    assert river.outcome == pb.RIVER_OUTCOME_COMMUNITY
+    assert list(river.cards) == []
+    # R + B = 4 < 8: burns and stub are shuffled and one card is turned up for all.
+    burns_and_stub = {STANDARD[24], STANDARD[33], STANDARD[42], STANDARD[51]}
+    assert river.community_card in burns_and_stub
+    reveal = dealer.close(deck_id)
+    assert reveal.log[-1].river_outcome == pb.RIVER_OUTCOME_COMMUNITY
+
+
+def test_dealer_river_reshuffled_burns_seven_players__S11(dealer: AuditingDealer) -> None:
+    deck_id = _stud_to_sixth_street(dealer, 7)  # 21 + 3 * (1 + 7) = 45 used: R = 7, B = 3
+    request = pb.DealRiverRequest(
+        deck_id=deck_id, players=7, procedure=common.RIVER_SHORTAGE_RESHUFFLE_BURNS
+    )
+    river = dealer.stub.DealRiver(request)
+    assert river.outcome == pb.RIVER_OUTCOME_RESHUFFLED
+    # R = 7 < N + 1 but R + B = 10 >= 7: reshuffle, one down card each, no burn.
+    pool = set(STANDARD[45:]) | {STANDARD[21], STANDARD[29], STANDARD[37]}
+    assert len(set(river.cards)) == 7 and set(river.cards) <= pool
+    assert not river.community_card and river.remaining == 3
+    reveal = dealer.close(deck_id)
+    assert list(reveal.log[-1].burned) == []
+
+
+def test_dealer_river_stub_first_procedure__S11(dealer: AuditingDealer) -> None:
+    deck_id = _stud_to_sixth_street(dealer, 7)
+    request = pb.DealRiverRequest(
+        deck_id=deck_id, players=7, procedure=common.RIVER_SHORTAGE_STUB_FIRST
+    )
+    river = dealer.stub.DealRiver(request)
+    assert river.outcome == pb.RIVER_OUTCOME_STUB_FIRST
+    # Six players from the stub, keeping its last card; that card and the burns are
+    # shuffled, one is burned, the seventh player gets the next.
+    assert river.served_from_stub == 6 and list(river.cards[:6]) == STANDARD[45:51]
+    assert river.cards[6] in {STANDARD[51], STANDARD[21], STANDARD[29], STANDARD[37]}
+    dealer.close(deck_id)
+
+
+def test_dealer_river_normal_when_the_stub_suffices__S11(dealer: AuditingDealer) -> None:
+    deck_id = _stud_to_sixth_street(dealer, 5)  # 15 + 18 = 33 used: R = 19 >= 6
+    river = dealer.stub.DealRiver(pb.DealRiverRequest(deck_id=deck_id, players=5))
+    assert river.outcome == pb.RIVER_OUTCOME_NORMAL
+    assert list(river.cards) == STANDARD[34:39]  # STANDARD[33] was burned
+    dealer.close(deck_id)
+
+
+# ---------------------------------------------------------------- draw (D6)
+
+
+def test_dealer_draw_reshuffles_without_own_discards__D6(dealer: AuditingDealer) -> None:
+    deck = [card_str(c) for c in short_deck(with_sixes=True)]
+    opened = dealer.open(game=common.GAME_DRAW_7A, players=5, preset_order=deck)
+    deck_id = opened.deck_id
+    hands = dealer.stub.Deal(pb.DealRequest(deck_id=deck_id, count=25)).cards  # D4
+    dealer.stub.Deal(pb.DealRequest(deck_id=deck_id, burn_first=True, count=0))  # D6 burn
+    first = hands[0:5]
+    drawn = dealer.stub.Draw(pb.DrawRequest(deck_id=deck_id, discards=first))
+    assert not drawn.reshuffled and list(drawn.cards) == deck[26:31] and drawn.remaining == 5
+    second = hands[5:10]
+    redrawn = dealer.stub.Draw(pb.DrawRequest(deck_id=deck_id, discards=second))
+    # 5 > R - 1 = 4: the stub, the burn and the first player's discards are shuffled;
+    # the second player's own discards are not in the new stub.
+    assert redrawn.reshuffled
+    pool = set(deck[31:]) | {deck[25]} | set(first)
+    assert set(redrawn.cards) <= pool and not set(redrawn.cards) & set(second)
+    stand_pat = dealer.stub.Draw(pb.DrawRequest(deck_id=deck_id, discards=[]))
+    assert list(stand_pat.cards) == [] and not stand_pat.reshuffled
+    dealer.close(deck_id)
+
+
+def test_dealer_draw_refuses_cards_not_dealt__D6(dealer: AuditingDealer) -> None:
+    opened = dealer.open(
+        game=common.GAME_DRAW_7A,
+        players=2,
+        preset_order=preset(cards=[card_str(c) for c in short_deck()]),
+    )
+    dealer.stub.Deal(pb.DealRequest(deck_id=opened.deck_id, count=10))
+    request = pb.DrawRequest(deck_id=opened.deck_id, discards=["As"])  # still in the stub
+    assert code_of(lambda: dealer.stub.Draw(request)) == grpc.StatusCode.FAILED_PRECONDITION
+
+
+def test_dealer_refuses_a_deal_past_the_stub(dealer: AuditingDealer) -> None:
+    opened = dealer.open(game=common.GAME_STUD, players=2)
+    request = pb.DealRequest(deck_id=opened.deck_id, burn_first=True, count=52)
+    assert code_of(lambda: dealer.stub.Deal(request)) == grpc.StatusCode.FAILED_PRECONDITION
+    assert dealer.stub.Deal(pb.DealRequest(deck_id=opened.deck_id, count=52)).remaining == 0
+
+
+# ---------------------------------------------------------------- malformed requests
+
+LONG = "x" * 65
+MALFORMED: list[tuple[str, str, Any]] = [
+    ("missing game", "OpenDeck", pb.OpenDeckRequest(players=2)),
+    ("unknown game", "OpenDeck", pb.OpenDeckRequest(game=99, players=2)),
+    ("negative players", "OpenDeck", pb.OpenDeckRequest(game=common.GAME_STUD, players=-1)),
+    ("nine stud players", "OpenDeck", pb.OpenDeckRequest(game=common.GAME_STUD, players=9)),
+    ("six draw players", "OpenDeck", pb.OpenDeckRequest(game=common.GAME_DRAW_7A, players=6)),
+    (
+        "oversized hand id",
+        "OpenDeck",
+        pb.OpenDeckRequest(game=common.GAME_STUD, players=2, hand_id=LONG),
+    ),
+    (
+        "short preset",
+        "OpenDeck",
+        pb.OpenDeckRequest(game=common.GAME_STUD, players=2, preset_order=["As"]),
+    ),
+    (
+        "preset of the wrong deck",
+        "OpenDeck",
+        pb.OpenDeckRequest(game=common.GAME_DRAW_7A, players=2, preset_order=preset()[:32]),
+    ),
+    ("missing deck id", "Deal", pb.DealRequest(count=1)),
+    ("oversized deck id", "Deal", pb.DealRequest(deck_id="d" * 10_000, count=1)),
+    ("negative count", "Deal", pb.DealRequest(deck_id="{deck}", count=-1)),
+    ("huge count", "Deal", pb.DealRequest(deck_id="{deck}", count=2**31 - 1)),
+    ("negative river players", "DealRiver", pb.DealRiverRequest(deck_id="{deck}", players=-3)),
+    (
+        "unknown river procedure",
+        "DealRiver",
+        pb.DealRiverRequest(deck_id="{deck}", players=2, procedure=42),
+    ),
+    ("not a card", "Draw", pb.DrawRequest(deck_id="{deck}", discards=["Zz"])),
+    ("oversized card", "Draw", pb.DrawRequest(deck_id="{deck}", discards=["A" * 5000])),
+    ("same card twice", "Draw", pb.DrawRequest(deck_id="{deck}", discards=["As", "As"])),
+    ("six discards", "Draw", pb.DrawRequest(deck_id="{deck}", discards=STANDARD[:6])),
+    ("missing deck id", "CloseDeck", pb.CloseDeckRequest()),
+]
+
+
+@pytest.mark.parametrize(("why", "method", "request_"), MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_dealer_malformed_requests_are_invalid_argument(
+    dealer: AuditingDealer, why: str, method: str, request_: Any
+) -> None:
+    if getattr(request_, "deck_id", "") == "{deck}":
+        request_.deck_id = dealer.open(game=common.GAME_STUD, players=2).deck_id
+    call = getattr(dealer.stub, method)
+    assert code_of(lambda: call(request_, timeout=5)) == grpc.StatusCode.INVALID_ARGUMENT, why
+
+
+@pytest.mark.parametrize("method", ["Deal", "DealRiver", "Draw", "CloseDeck"])
+def test_dealer_unknown_deck_is_not_found(dealer: AuditingDealer, method: str) -> None:
+    request_type = {
+        "Deal": pb.DealRequest,
+        "DealRiver": pb.DealRiverRequest,
+        "Draw": pb.DrawRequest,
+        "CloseDeck": pb.CloseDeckRequest,
+    }[method]
+    request = request_type(deck_id="no-such-deck")
+    if method == "DealRiver":
+        request = pb.DealRiverRequest(deck_id="no-such-deck", players=2)
+    call = getattr(dealer.stub, method)
+    assert code_of(lambda: call(request, timeout=5)) == grpc.StatusCode.NOT_FOUND
