@@ -255,7 +255,7 @@ class BettingHand:
         folded, all_in = self.folded, self.all_in
         pending = [not folded[i] and not all_in[i] for i in range(n)]
         live = sum(pending)
-        if live == 0 or (live == 1 and self.bets[pending.index(True)] >= self.current_bet):
+        if live == 0 or (live == 1 and self._matches_everyone(pending.index(True))):
             # Nobody (or only one player, who owes nothing) can act: no betting.
             pending = [False] * n
         self.pending = pending
@@ -273,6 +273,20 @@ class BettingHand:
                 return i
             i += 1
         return None
+
+    def _matches_everyone(self, i: int) -> bool:
+        """True when player i's bet this street is at least that of every other
+        player still in the hand.  Used when i is the only player who can still
+        bet: then i owes nothing and has no decision, even when ``current_bet`` is
+        higher (a big blind all-in for less than the full blind still makes the
+        others call the full blind, D3, but the small blind alone against it has
+        already covered it and is not asked to put in more or fold, S12)."""
+        bets, folded = self.bets, self.folded
+        top = 0
+        for j in range(self.n):
+            if j != i and not folded[j] and bets[j] > top:
+                top = bets[j]
+        return bets[i] >= top
 
     def _live_players(self) -> int:
         """Players who are in the hand and can still bet (not folded, not all-in)."""
@@ -432,7 +446,7 @@ class BettingHand:
             self._finish_uncontested(self.folded.index(False))
             return
         nxt = self._next_pending(i)
-        if nxt is not None and self.bets[nxt] >= self.current_bet and self._live_players() <= 1:
+        if nxt is not None and self._live_players() <= 1 and self._matches_everyone(nxt):
             # Everyone else has folded or is all-in and nxt owes nothing: no decision
             # is left (S12: no more betting can happen).  Asking anyway would let the
             # clock fold a hand that is already in for every chip it owes (S10).
