@@ -372,6 +372,8 @@ def start_round(
     if isinstance(hand, DrawBetting):
         if street != 0:
             raise IllegalActionError("a draw hand's second round opens when the draw ends (D7)")
+        if upcards:
+            raise InvalidConfigError("7-A draw has no upcards")
         posts, big_blind = default_blinds(hand.config, n)
         hand._post_forced(posts)
         hand._open_first_round(big_blind)
