@@ -39,7 +39,131 @@ class Post:
     live: bool = True
 
 
-class DrawHand(BettingHand):
+def default_blinds(config: DrawConfig, n: int) -> tuple[list[Post], int]:
+    """D3: small blind left of the button, big blind next; heads-up the button
+    (index 1) posts the small blind.  Returns the posts and the big blind player."""
+    if n == 2:
+        return [Post(1, config.small_blind), Post(0, config.big_blind)], 0
+    return [Post(0, config.small_blind), Post(1, config.big_blind)], 1
+
+
+class DrawBetting(BettingHand):
+    """The betting of a 7-A draw hand without its cards: antes and blinds (D3), the
+    first round with the big blind's option (D5), the turn order of the draw (D6),
+    the second round where a player may fold even when checking is free (D7), and
+    the structures of D2.  ``DrawHand`` adds the deck, the cards and the showdown;
+    on its own (``poker_rules.betting``) a DISCARD only passes the turn (the
+    dealer replaces the cards) and the hand stops where the showdown would start.
+    """
+
+    def __init__(self, config: DrawConfig, stacks: Sequence[int]) -> None:
+        super().__init__(stacks)
+        self.config = config
+        self.structure = config.structure
+        self.max_raises = config.max_raises
+        self.timeout_policy = config.timeout_policy
+        self.final_round_opener: int | None = None
+
+    def _post_forced(self, posts: Sequence[Post]) -> None:
+        cfg = self.config
+        if cfg.ante:
+            for i in range(self.n):
+                self.post_ante(i, cfg.ante)
+        for post in posts:
+            if not 0 <= post.player < self.n or post.amount < 0:
+                raise InvalidConfigError(f"invalid forced bet {post}")
+            if post.amount:
+                self.post_blind(post.player, post.amount, live=post.live)
+        # Everyone must at least match the full big blind, even after a short one.
+        self.current_bet = max(self.current_bet, cfg.big_blind)
+
+    def _open_first_round(self, big_blind_player: int) -> None:
+        """D5: the first round starts left of the big blind; the blinds are bets."""
+        self._start_round(big_blind_player + 1, self.config.small_bet, keep_bets=True)
+        if self.config.structure is Structure.FIXED_LIMIT:
+            self.bet_count = 1  # the big blind is the round's opening bet (D2 cap)
+        if self.to_act is None:
+            self._end_round()
+
+    # ------------------------------------------------------------ rounds
+
+    def _end_round(self) -> None:
+        if self.street == PRE_DRAW:
+            self._start_draw()
+        else:
+            self._to_showdown()
+
+    def _to_showdown(self) -> None:
+        """The betting is over: ``DrawHand`` settles; standalone, nothing is to act."""
+        self.to_act = None
+
+    def _start_draw(self) -> None:
+        """D6: each active player draws in turn, from the left of the button."""
+        self.street = POST_DRAW
+        self.phase = Phase.DRAWING
+        self._burn_before_draw()
+        self.to_act = self.folded.index(False)
+        self._legal_cache = None
+
+    def _burn_before_draw(self) -> None:
+        """Hook: the dealer burns one (D6); nothing to do without a deck."""
+
+    def _start_post_draw_betting(self) -> None:
+        """D7: the first active player left of the button opens."""
+        self.phase = Phase.BETTING
+        unit = (
+            self.config.big_bet
+            if self.structure is Structure.FIXED_LIMIT
+            else self.config.small_bet
+        )
+        self._start_round(0, unit)
+        self.final_round_opener = self.to_act
+        if self.to_act is None:
+            self._to_showdown()
+
+    # ------------------------------------------------------------ menus
+
+    def _compute_legal(self, i: int) -> LegalActions:
+        if self.phase is Phase.DRAWING:
+            return LegalActions(player=i, max_discards=5, kinds=(DISCARD,))
+        legal = super()._compute_legal(i)
+        if self.street == POST_DRAW and legal.can_check:
+            # D7: after the draw a player may fold, check or bet (fold even when free).
+            legal = legal.with_fold()
+        return legal
+
+    def _apply(self, i: int, action: Action) -> None:
+        if action.kind is DISCARD:
+            self._legal_cache = None
+            self._draw(i, action.cards)
+            self._next_drawer(i)
+            return
+        super()._apply(i, action)
+
+    def _draw(self, i: int, thrown: tuple[Card, ...]) -> None:
+        """Hook: replace the discards (``DrawHand``); standalone the dealer does."""
+
+    def _next_drawer(self, i: int) -> None:
+        """After player i drew: the next active player draws, or the draw is over."""
+        folded = self.folded
+        for j in range(i + 1, self.n):
+            if not folded[j]:
+                self.to_act = j
+                return
+        self.to_act = None
+        if self._betting_closed():
+            self.phase = Phase.BETTING
+            self._to_showdown()
+        else:
+            self._start_post_draw_betting()
+
+    def _forced_timeout_action(self, i: int) -> Action | None:
+        if self.phase is Phase.DRAWING:
+            return Action.discard(())  # a player out of time stands pat
+        return None
+
+
+class DrawHand(DrawBetting):
     """One hand of Five Card Draw 7-A.
 
     ``posts`` and ``big_blind_player`` let the lobby apply dead-button and
@@ -59,19 +183,14 @@ class DrawHand(BettingHand):
         config.validate()
         check_stacks(stacks, 2, 5, "7-A draw (D1)")
         n = len(stacks)
-        super().__init__(stacks)
-        self.config = config
-        self.structure = config.structure
-        self.max_raises = config.max_raises
-        self.timeout_policy = config.timeout_policy
+        super().__init__(config, stacks)
         self.with_sixes = n == 5  # G1: five players dealt in add the sixes
         self.deck = deck if deck is not None else Deck(short_deck(self.with_sixes), seed)
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.draw_counts: list[int | None] = [None] * n  # public until D7's first action
         self.draw_order: list[int] = []
-        self.final_round_opener: int | None = None
         if posts is None:
-            posts, big_blind_player = self._default_blinds()
+            posts, big_blind_player = default_blinds(config, n)
         elif big_blind_player is None:
             raise InvalidConfigError("custom posts need the big_blind_player")
         assert big_blind_player is not None
@@ -80,32 +199,7 @@ class DrawHand(BettingHand):
         self.big_blind_player = big_blind_player
         self._post_forced(posts)
         self._deal()
-        self._start_round(big_blind_player + 1, config.small_bet, keep_bets=True)
-        if config.structure is Structure.FIXED_LIMIT:
-            self.bet_count = 1  # the big blind is the round's opening bet (D2 cap)
-        if self.to_act is None:
-            self._end_round()
-
-    def _default_blinds(self) -> tuple[list[Post], int]:
-        """D3: small blind left of the button, big blind next; heads-up the button
-        (index 1) posts the small blind."""
-        cfg = self.config
-        if self.n == 2:
-            return [Post(1, cfg.small_blind), Post(0, cfg.big_blind)], 0
-        return [Post(0, cfg.small_blind), Post(1, cfg.big_blind)], 1
-
-    def _post_forced(self, posts: Sequence[Post]) -> None:
-        cfg = self.config
-        if cfg.ante:
-            for i in range(self.n):
-                self.post_ante(i, cfg.ante)
-        for post in posts:
-            if not 0 <= post.player < self.n or post.amount < 0:
-                raise InvalidConfigError(f"invalid forced bet {post}")
-            if post.amount:
-                self.post_blind(post.player, post.amount, live=post.live)
-        # Everyone must at least match the full big blind, even after a short one.
-        self.current_bet = max(self.current_bet, cfg.big_blind)
+        self._open_first_round(big_blind_player)
 
     def _deal(self) -> None:
         """D4: five cards each, one at a time, from the player left of the button."""
@@ -115,48 +209,19 @@ class DrawHand(BettingHand):
                 self.hands[i].append(card)
                 self.events.append(Event("deal", i, cards=(card,), street=self.street))
 
-    # ------------------------------------------------------------ rounds
+    # ------------------------------------------------------------ the draw
 
-    def _end_round(self) -> None:
-        if self.street == PRE_DRAW:
-            self._start_draw()
-        else:
-            self._settle(showdown=True)
+    def _to_showdown(self) -> None:
+        self._settle(showdown=True)
 
     def _start_draw(self) -> None:
-        """D6: burn one (configurable), then each active player draws in turn."""
-        self.street = POST_DRAW
-        self.phase = Phase.DRAWING
+        super()._start_draw()
+        self.draw_order = [i for i in range(self.n) if not self.folded[i]]
+
+    def _burn_before_draw(self) -> None:
         if self.config.burn_before_draw:
             card = self.deck.burn()
             self.events.append(Event("burn", cards=(card,), street=self.street))
-        self.draw_order = [i for i in range(self.n) if not self.folded[i]]
-        self.to_act = self.draw_order[0]
-        self._legal_cache = None
-
-    def _start_post_draw_betting(self) -> None:
-        """D7: the first active player left of the button opens."""
-        self.phase = Phase.BETTING
-        unit = (
-            self.config.big_bet
-            if self.structure is Structure.FIXED_LIMIT
-            else self.config.small_bet
-        )
-        self._start_round(0, unit)
-        self.final_round_opener = self.to_act
-        if self.to_act is None:
-            self._settle(showdown=True)
-
-    # ------------------------------------------------------------ menus
-
-    def _compute_legal(self, i: int) -> LegalActions:
-        if self.phase is Phase.DRAWING:
-            return LegalActions(player=i, max_discards=5, kinds=(DISCARD,))
-        legal = super()._compute_legal(i)
-        if self.street == POST_DRAW and legal.can_check:
-            # D7: after the draw a player may fold, check or bet (fold even when free).
-            legal = legal.with_fold()
-        return legal
 
     def act(self, action: Action, player: int | None = None) -> None:
         if (
@@ -174,16 +239,16 @@ class DrawHand(BettingHand):
         super().act(action, player)
 
     def _apply(self, i: int, action: Action) -> None:
-        if action.kind is DISCARD:
-            self._draw(i, action.cards)
-            return
-        if self.street == POST_DRAW and any(c is not None for c in self.draw_counts):
+        if (
+            action.kind is not DISCARD
+            and self.street == POST_DRAW
+            and any(c is not None for c in self.draw_counts)
+        ):
             self.draw_counts = [None] * self.n  # D7: counts shown until first action
         super()._apply(i, action)
 
     def _draw(self, i: int, thrown: tuple[Card, ...]) -> None:
         """D6: replace the discards; the stub's last card is never dealt."""
-        self._legal_cache = None
         k = len(thrown)
         new, reshuffled = self.deck.draw(thrown)
         if reshuffled:
@@ -196,27 +261,11 @@ class DrawHand(BettingHand):
         self.events.append(
             Event("draw", i, k, cards=tuple(thrown), new_cards=tuple(new), street=self.street)
         )
-        order = self.draw_order
-        pos = order.index(i) + 1
-        if pos < len(order):
-            self.to_act = order[pos]
-            return
-        self.to_act = None
-        if self._betting_closed():
-            self.phase = Phase.BETTING
-            self._settle(showdown=True)
-        else:
-            self._start_post_draw_betting()
 
     @property
     def discards(self) -> list[Card]:
         """Discards of the players who have drawn, kept by the dealer (D6)."""
         return self.deck.discards
-
-    def _forced_timeout_action(self, i: int) -> Action | None:
-        if self.phase is Phase.DRAWING:
-            return Action.discard(())  # a player out of time stands pat
-        return None
 
     # ------------------------------------------------------------ showdown
 

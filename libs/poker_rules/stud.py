@@ -29,7 +29,7 @@ _RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
 _BOARD_RANKS: dict[int, tuple[int, ...]] = {}
 
 
-def _board_rank(upcards: list[Card]) -> tuple[int, ...]:
+def _board_rank(upcards: Sequence[Card]) -> tuple[int, ...]:
     """``board_rank`` memoised on the multiset of ranks: suits never matter for S6.
 
     The product of one prime per rank names the multiset without sorting, and
@@ -44,158 +44,78 @@ def _board_rank(upcards: list[Card]) -> tuple[int, ...]:
     return rank
 
 
-class StudHand(BettingHand):
-    """One hand of Seven Card Stud (``config.hi_lo`` False) or Stud Hi-Lo (True).
+def bring_in_player_of(door_cards: Sequence[Card]) -> int:
+    """S5: the lowest door card brings in (card ints order rank, then suit G2)."""
+    return min(range(len(door_cards)), key=lambda i: door_cards[i])
 
-    ``stacks`` are the players dealt in, index 0 being the first seat left of the
-    dealer (G5).  The deck is shuffled from ``seed`` (reproducible) or from the
-    CSPRNG when ``seed`` is None; pass ``deck`` to deal a preset order.
+
+def first_to_act(boards: Sequence[Sequence[Card]], folded: Sequence[bool]) -> int:
+    """S6: best board showing; equal boards, closest to the dealer's left."""
+    best_i = -1
+    best: tuple[int, ...] | None = None
+    for i in range(len(boards)):
+        if folded[i]:
+            continue
+        rank = _board_rank(boards[i])
+        if best is None or rank > best:
+            best, best_i = rank, i
+    return best_i
+
+
+def shows_open_pair(boards: Sequence[Sequence[Card]], folded: Sequence[bool]) -> bool:
+    """S7a: a player still in shows a pair with their two fourth-street upcards."""
+    return any(
+        (b[0] >> 2) == (b[1] >> 2) for i, b in enumerate(boards) if not folded[i] and len(b) == 2
+    )
+
+
+class StudBetting(BettingHand):
+    """The betting of a stud hand without its cards: antes, the bring-in and
+    completion (S5), fixed-limit units per street (S7), the S7a open pair and the
+    cap (S8).  ``StudHand`` adds the deck, the deal and the showdown; on its own
+    (``poker_rules.betting``) a round stops when it ends, for the caller to deal
+    the next street and open the next round with ``_open_street``.
     """
 
-    def __init__(
-        self,
-        config: StudConfig,
-        stacks: Sequence[int],
-        *,
-        seed: int | None = None,
-        deck: Deck | None = None,
-    ) -> None:
-        config.validate()
-        check_stacks(stacks, 2, 8, "stud (S1)")
+    def __init__(self, config: StudConfig, stacks: Sequence[int]) -> None:
         super().__init__(stacks)
         self.config = config
         self.max_raises = config.max_raises
         self.timeout_policy = config.timeout_policy
-        self.deck = deck if deck is not None else Deck(standard_deck(), seed)
-        n = self.n
-        self.cards: list[list[Card]] = [[] for _ in range(n)]
-        self.up: list[list[bool]] = [[] for _ in range(n)]
-        self.boards: list[list[Card]] = [[] for _ in range(n)]  # upcards, dealt order
-        self.community: Card | None = None
-        self.river_outcome = "normal"  # or "reshuffled", "stub_first", "community"
         self.bring_in_due = False
         self.bring_in_player = -1
         self.open_pair = False
-        self.final_street_opener: int | None = None
-        self._deal_third_street()
 
-    # ------------------------------------------------------------ dealing
+    def _post_antes(self) -> None:
+        """S3: antes before the cards."""
+        ante = self.config.ante
+        for i in range(self.n):
+            if ante:
+                self.post_ante(i, ante)
 
-    def _deal(self, i: int, up: bool) -> None:
-        self._give(i, self.deck.deal(), up)
-
-    def _give(self, i: int, card: Card, up: bool) -> None:
-        self.cards[i].append(card)
-        self.up[i].append(up)
-        if up:
-            self.boards[i].append(card)
-        self.events.append(Event("deal", i, cards=(card,), up=up, street=self.street))
-
-    def _burn(self) -> None:
-        card = self.deck.burn()
-        self.events.append(Event("burn", cards=(card,), street=self.street))
-
-    def upcards(self, i: int) -> list[Card]:
-        """Player i's face-up cards (what everyone sees)."""
-        return list(self.boards[i])
-
-    def _deal_third_street(self) -> None:
-        cfg = self.config
-        for i in range(self.n):  # S3: antes before the cards
-            if cfg.ante:
-                self.post_ante(i, cfg.ante)
-        if cfg.burn_before_third:
-            self._burn()
-        for up in (False, False, True):  # S4: two down, then the door card
-            for i in range(self.n):
-                self._deal(i, up)
-        # S5: the lowest door card brings in (card ints order rank, then suit G2).
-        low = min(range(self.n), key=lambda i: self.cards[i][2])
+    def _open_third_street(self, low: int) -> None:
+        """S5: the lowest door card (player ``low``) must bring in."""
         self.bring_in_player = low
         self.bring_in_due = True
-        self._start_round(low, cfg.small_bet)
+        self._start_round(low, self.config.small_bet)
         if self.to_act is None:
             self.bring_in_due = False
-            self._end_round()
 
-    def _deal_street(self) -> None:
-        """Burn and deal fourth..sixth (one up) or seventh (S11 for the river)."""
-        street = self.street
-        alive = [i for i in range(self.n) if not self.folded[i]]
-        if street == SEVENTH:
-            self._deal_river(alive)
-            return
-        self._burn()
-        for i in alive:
-            self._deal(i, True)
-
-    def _deal_river(self, alive: list[int]) -> None:
-        """S11: the dealer deals the river, with the shortage procedures."""
-        street = self.street
-        deal = self.deck.deal_river(len(alive), self.config.river_shortage)
-        self.river_outcome = deal.outcome
-        events = self.events
-        burned = deal.burned
-        if deal.outcome == "normal":
-            events.append(Event("burn", cards=(burned[0],), street=street))
-        cards = deal.cards
-        served = deal.served_from_stub
-        for k, i in enumerate(alive[:served]):
-            self._give(i, cards[k], False)
-        if deal.outcome != "normal":
-            note = "stub_first" if deal.outcome == "stub_first" else "river"
-            events.append(Event("reshuffle", note=note, street=street))
-        if deal.outcome == "stub_first":
-            events.append(Event("burn", cards=(burned[0],), street=street))
-        if deal.community is not None:
-            self.community = deal.community
-            events.append(Event("community", cards=(deal.community,), up=True, street=street))
-            return
-        for k in range(served, len(alive)):
-            self._give(alive[k], cards[k], False)
-
-    # ------------------------------------------------------------ rounds
-
-    def _first_to_act(self) -> int:
-        """S6: best board showing; equal boards, closest to the dealer's left."""
-        best_i = -1
-        best: tuple[int, ...] | None = None
-        for i in range(self.n):
-            if self.folded[i]:
-                continue
-            rank = _board_rank(self.boards[i])
-            if best is None or rank > best:
-                best, best_i = rank, i
-        return best_i
+    def _open_street(self, boards: Sequence[Sequence[Card]]) -> None:
+        """Open fourth..seventh street's betting (``street`` already advanced)."""
+        cfg = self.config
+        unit = cfg.small_bet if self.street <= FOURTH else cfg.big_bet
+        if self.street == FOURTH and not cfg.hi_lo:
+            self.open_pair = shows_open_pair(boards, self.folded)
+        else:
+            self.open_pair = False
+        # S6: the best board opens; on seventh street no new upcard is dealt to
+        # a player (a community card is everyone's), so sixth street's order holds.
+        self._start_round(first_to_act(boards, self.folded), unit)
 
     def _end_round(self) -> None:
+        """The round is over: standalone, nobody is to act until the next opens."""
         self.bring_in_due = False
-        while True:
-            if self.street == SEVENTH:
-                self._settle(showdown=True)
-                return
-            self.street += 1
-            self.events.append(Event("street", street=self.street))
-            self._deal_street()
-            if self._betting_closed():
-                continue  # S12: all-in, deal the rest out without betting
-            cfg = self.config
-            unit = cfg.small_bet if self.street <= FOURTH else cfg.big_bet
-            if self.street == FOURTH and not cfg.hi_lo:
-                self.open_pair = any(
-                    (b[0] >> 2) == (b[1] >> 2)
-                    for i, b in enumerate(self.boards)
-                    if not self.folded[i] and len(b) == 2
-                )
-            else:
-                self.open_pair = False
-            # S6: the best board opens; on seventh street no new upcard is dealt to
-            # a player (a community card is everyone's), so sixth street's order holds.
-            self._start_round(self._first_to_act(), unit)
-            if self.street == SEVENTH:
-                self.final_street_opener = self.to_act
-            if self.to_act is not None:
-                return
 
     # ------------------------------------------------------------ menus
 
@@ -279,6 +199,127 @@ class StudHand(BettingHand):
         if self.bring_in_due and i == self.bring_in_player:
             return Action.bring_in()  # the bring-in is forced (S5): it posts itself
         return None
+
+
+class StudHand(StudBetting):
+    """One hand of Seven Card Stud (``config.hi_lo`` False) or Stud Hi-Lo (True).
+
+    ``stacks`` are the players dealt in, index 0 being the first seat left of the
+    dealer (G5).  The deck is shuffled from ``seed`` (reproducible) or from the
+    CSPRNG when ``seed`` is None; pass ``deck`` to deal a preset order.
+    """
+
+    def __init__(
+        self,
+        config: StudConfig,
+        stacks: Sequence[int],
+        *,
+        seed: int | None = None,
+        deck: Deck | None = None,
+    ) -> None:
+        config.validate()
+        check_stacks(stacks, 2, 8, "stud (S1)")
+        super().__init__(config, stacks)
+        self.deck = deck if deck is not None else Deck(standard_deck(), seed)
+        n = self.n
+        self.cards: list[list[Card]] = [[] for _ in range(n)]
+        self.up: list[list[bool]] = [[] for _ in range(n)]
+        self.boards: list[list[Card]] = [[] for _ in range(n)]  # upcards, dealt order
+        self.community: Card | None = None
+        self.river_outcome = "normal"  # or "reshuffled", "stub_first", "community"
+        self.final_street_opener: int | None = None
+        self._deal_third_street()
+
+    # ------------------------------------------------------------ dealing
+
+    def _deal(self, i: int, up: bool) -> None:
+        self._give(i, self.deck.deal(), up)
+
+    def _give(self, i: int, card: Card, up: bool) -> None:
+        self.cards[i].append(card)
+        self.up[i].append(up)
+        if up:
+            self.boards[i].append(card)
+        self.events.append(Event("deal", i, cards=(card,), up=up, street=self.street))
+
+    def _burn(self) -> None:
+        card = self.deck.burn()
+        self.events.append(Event("burn", cards=(card,), street=self.street))
+
+    def upcards(self, i: int) -> list[Card]:
+        """Player i's face-up cards (what everyone sees)."""
+        return list(self.boards[i])
+
+    def _deal_third_street(self) -> None:
+        self._post_antes()  # S3: antes before the cards
+        if self.config.burn_before_third:
+            self._burn()
+        for up in (False, False, True):  # S4: two down, then the door card
+            for i in range(self.n):
+                self._deal(i, up)
+        # S5: the lowest door card brings in (card ints order rank, then suit G2).
+        self._open_third_street(bring_in_player_of([c[2] for c in self.cards]))
+        if self.to_act is None:
+            self._end_round()
+
+    def _deal_street(self) -> None:
+        """Burn and deal fourth..sixth (one up) or seventh (S11 for the river)."""
+        street = self.street
+        alive = [i for i in range(self.n) if not self.folded[i]]
+        if street == SEVENTH:
+            self._deal_river(alive)
+            return
+        self._burn()
+        for i in alive:
+            self._deal(i, True)
+
+    def _deal_river(self, alive: list[int]) -> None:
+        """S11: the dealer deals the river, with the shortage procedures."""
+        street = self.street
+        deal = self.deck.deal_river(len(alive), self.config.river_shortage)
+        self.river_outcome = deal.outcome
+        events = self.events
+        burned = deal.burned
+        if deal.outcome == "normal":
+            events.append(Event("burn", cards=(burned[0],), street=street))
+        cards = deal.cards
+        served = deal.served_from_stub
+        for k, i in enumerate(alive[:served]):
+            self._give(i, cards[k], False)
+        if deal.outcome != "normal":
+            note = "stub_first" if deal.outcome == "stub_first" else "river"
+            events.append(Event("reshuffle", note=note, street=street))
+        if deal.outcome == "stub_first":
+            events.append(Event("burn", cards=(burned[0],), street=street))
+        if deal.community is not None:
+            self.community = deal.community
+            events.append(Event("community", cards=(deal.community,), up=True, street=street))
+            return
+        for k in range(served, len(alive)):
+            self._give(alive[k], cards[k], False)
+
+    # ------------------------------------------------------------ rounds
+
+    def _first_to_act(self) -> int:
+        """S6: best board showing; equal boards, closest to the dealer's left."""
+        return first_to_act(self.boards, self.folded)
+
+    def _end_round(self) -> None:
+        super()._end_round()
+        while True:
+            if self.street == SEVENTH:
+                self._settle(showdown=True)
+                return
+            self.street += 1
+            self.events.append(Event("street", street=self.street))
+            self._deal_street()
+            if self._betting_closed():
+                continue  # S12: all-in, deal the rest out without betting
+            self._open_street(self.boards)
+            if self.street == SEVENTH:
+                self.final_street_opener = self.to_act
+            if self.to_act is not None:
+                return
 
     # ------------------------------------------------------------ showdown
 

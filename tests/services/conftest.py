@@ -91,3 +91,9 @@ def strict_dealer(strict_dealer_process: ServiceProcess) -> Iterator[AuditingDea
 def showdown(showdown_process: ServiceProcess) -> Iterator[showdown_pb2_grpc.ShowdownStub]:
     with grpc.insecure_channel(showdown_process.target) as channel:
         yield showdown_pb2_grpc.ShowdownStub(channel)
+
+
+@pytest.fixture(scope="module")
+def betting_process() -> Iterator[ServiceProcess]:
+    with ServiceProcess("betting") as process:
+        yield process

@@ -18,7 +18,11 @@ from poker.showdown.v1 import showdown_pb2, showdown_pb2_grpc
 
 from .process import ServiceProcess
 
-SERVICES = {"dealer": "poker.dealer.v1.Dealer", "showdown": "poker.showdown.v1.Showdown"}
+SERVICES = {
+    "dealer": "poker.dealer.v1.Dealer",
+    "showdown": "poker.showdown.v1.Showdown",
+    "betting": "poker.betting.v1.Betting",
+}
 
 
 @pytest.fixture(scope="module")

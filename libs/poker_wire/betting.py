@@ -1,0 +1,313 @@
+"""poker.betting.v1 messages to ``poker_rules.betting`` and back, with validation.
+
+A state from the wire is checked field by field and for consistency (lists that
+agree, a player to act who can act, flags of the right game) before the library
+sees it: anything malformed is INVALID_ARGUMENT with the field named.  Whether an
+action is legal is the library's answer (FAILED_PRECONDITION in the service).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from poker.betting.v1 import betting_pb2 as pb
+from poker.common.v1 import common_pb2 as common
+from poker_rules.actions import Action, ActionKind, LegalActions
+from poker_rules.betting import BettingOutcome, BettingState, PlayerBetting
+from poker_rules.cards import Card, card_str
+from poker_rules.config import DrawConfig, Game, RiverShortage, Structure, StudConfig
+from poker_rules.engine import Award, Phase
+from poker_rules.pots import Pot
+from service_kit.errors import InvalidArgumentError
+
+from .cards import card_list
+from .checks import MAX_CHIPS, check_chips, check_count
+from .config import game_config
+from .enums import GAME_VALUES, RIVER_SHORTAGES, STRUCTURES, TIMEOUT_POLICIES, enum_value
+
+MAX_SEAT = 10
+MAX_BET_COUNT = 1_000
+PLAYERS = {Game.STUD: 8, Game.STUD_HILO: 8, Game.DRAW_7A: 5}  # S1, D1
+STREETS = {Game.STUD: 4, Game.STUD_HILO: 4, Game.DRAW_7A: 1}
+
+PHASES: Mapping[int, Phase] = {
+    pb.PHASE_BETTING: Phase.BETTING,
+    pb.PHASE_DRAWING: Phase.DRAWING,
+    pb.PHASE_COMPLETE: Phase.COMPLETE,
+}
+PHASE_VALUES = {v: k for k, v in PHASES.items()}
+
+ACTION_KINDS: Mapping[int, ActionKind] = {
+    common.ACTION_KIND_FOLD: ActionKind.FOLD,
+    common.ACTION_KIND_CHECK: ActionKind.CHECK,
+    common.ACTION_KIND_CALL: ActionKind.CALL,
+    common.ACTION_KIND_BRING_IN: ActionKind.BRING_IN,
+    common.ACTION_KIND_COMPLETE: ActionKind.COMPLETE,
+    common.ACTION_KIND_BET: ActionKind.BET,
+    common.ACTION_KIND_RAISE: ActionKind.RAISE,
+    common.ACTION_KIND_DISCARD: ActionKind.DISCARD,
+}
+ACTION_KIND_VALUES = {v: k for k, v in ACTION_KINDS.items()}
+AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
+SHARES = {"all": common.POT_SHARE_WHOLE, "high": common.POT_SHARE_HIGH, "low": common.POT_SHARE_LOW}
+
+
+def _names(items: Sequence[tuple[str, int]]) -> Mapping[int, str]:
+    return {number: name for name, number in items}
+
+
+def _index(value: int, field: str, n: int, *, optional_minus_one: bool = False) -> int:
+    lowest = -1 if optional_minus_one else 0
+    return check_count(value, field, lowest, n - 1)
+
+
+def state_from_pb(msg: pb.BettingState, field: str = "state") -> tuple[BettingState, list[int]]:
+    """The library state and the seat of each player index, validated."""
+    if not msg.HasField("config"):
+        raise InvalidArgumentError(f"{field}.config is required")
+    config = game_config(msg.config, f"{field}.config")
+    game = config.game
+    n = check_count(len(msg.players), f"{field}.players", 2, PLAYERS[game])
+    phase = enum_value(msg.phase, PHASES, f"{field}.phase", _names(pb.Phase.items()))
+    street = check_count(msg.street, f"{field}.street", 0, STREETS[game])
+    seats: list[int] = []
+    players: list[PlayerBetting] = []
+    for k, p in enumerate(msg.players):
+        where = f"{field}.players[{k}]"
+        seat = check_count(p.seat, f"{where}.seat", 1, MAX_SEAT)
+        if seat in seats:
+            raise InvalidArgumentError(f"{where}.seat: seat {seat} is listed twice")
+        seats.append(seat)
+        stack = check_chips(p.stack, f"{where}.stack")
+        bet = check_chips(p.bet, f"{where}.bet")
+        total = check_chips(p.total, f"{where}.total")
+        if bet > total:
+            raise InvalidArgumentError(f"{where}: bet {bet} exceeds the hand's total {total}")
+        if not -1 <= p.acted_at <= MAX_CHIPS:
+            raise InvalidArgumentError(
+                f"{where}.acted_at must be -1..{MAX_CHIPS}, got {p.acted_at}"
+            )
+        if p.pending and (p.folded or p.all_in):
+            raise InvalidArgumentError(f"{where}: a folded or all-in player cannot be pending")
+        if p.protected and not p.all_in:
+            raise InvalidArgumentError(f"{where}: a protected player (S10) is all-in")
+        players.append(
+            PlayerBetting(
+                stack=stack,
+                bet=bet,
+                total=total,
+                folded=p.folded,
+                all_in=p.all_in,
+                protected=p.protected,
+                voluntary=p.voluntary,
+                pending=p.pending,
+                acted_at=p.acted_at,
+            )
+        )
+    if all(p.folded for p in players):
+        raise InvalidArgumentError(f"{field}.players: somebody must still be in the hand")
+    to_act: int | None = None
+    if msg.HasField("to_act"):
+        to_act = _index(msg.to_act, f"{field}.to_act", n)
+        actor = players[to_act]
+        if actor.folded or actor.all_in:
+            raise InvalidArgumentError(f"{field}.to_act: player {to_act} is folded or all-in")
+        if phase is Phase.BETTING and not actor.pending:
+            raise InvalidArgumentError(f"{field}.to_act: player {to_act} is not pending")
+        if phase is Phase.COMPLETE:
+            raise InvalidArgumentError(f"{field}.to_act: nobody acts in a complete hand")
+    if phase is Phase.DRAWING and game is not Game.DRAW_7A:
+        raise InvalidArgumentError(f"{field}.phase: only 7-A draw has a draw (D6)")
+    for name in ("current_bet", "raise_size", "bet_unit", "dead"):
+        check_chips(getattr(msg, name), f"{field}.{name}")
+    check_count(msg.bet_count, f"{field}.bet_count", 0, MAX_BET_COUNT)
+    last_aggressor = (
+        _index(msg.last_aggressor, f"{field}.last_aggressor", n)
+        if msg.HasField("last_aggressor")
+        else None
+    )
+    round_opener = (
+        _index(msg.round_opener, f"{field}.round_opener", n)
+        if msg.HasField("round_opener")
+        else None
+    )
+    stud = isinstance(config, StudConfig)
+    if not stud and (msg.bring_in_due or msg.open_pair or msg.bring_in_player not in (0, -1)):
+        raise InvalidArgumentError(f"{field}: bring-in and open pair are stud fields (S5, S7a)")
+    bring_in_player = -1
+    if stud:
+        bring_in_player = _index(
+            msg.bring_in_player, f"{field}.bring_in_player", n, optional_minus_one=True
+        )
+        if msg.bring_in_due and (street != 0 or bring_in_player < 0):
+            raise InvalidArgumentError(
+                f"{field}.bring_in_due: only on third street, with the bring_in_player (S5)"
+            )
+        if msg.open_pair and (street != 1 or game is Game.STUD_HILO):
+            raise InvalidArgumentError(f"{field}.open_pair: stud high fourth street only (S7a)")
+    if msg.version < 0:
+        raise InvalidArgumentError(f"{field}.version must not be negative, got {msg.version}")
+    state = BettingState(
+        config=config,
+        players=tuple(players),
+        phase=phase,
+        street=street,
+        to_act=to_act,
+        current_bet=msg.current_bet,
+        raise_size=msg.raise_size,
+        bet_unit=msg.bet_unit,
+        bet_count=msg.bet_count,
+        capped=msg.capped,
+        last_aggressor=last_aggressor,
+        round_opener=round_opener,
+        dead=msg.dead,
+        bring_in_due=msg.bring_in_due,
+        bring_in_player=bring_in_player,
+        open_pair=msg.open_pair,
+        version=msg.version,
+    )
+    return state, seats
+
+
+def config_to_pb(config: StudConfig | DrawConfig) -> common.GameConfig:
+    def value_of(table: Mapping[int, object], value: object) -> int:
+        return next(k for k, v in table.items() if v == value and k)
+
+    msg = common.GameConfig(
+        game=GAME_VALUES[config.game],  # type: ignore[arg-type]
+        ante=config.ante,
+        small_bet=config.small_bet,
+        big_bet=config.big_bet,
+        max_raises=config.max_raises,
+        timeout_policy=value_of(TIMEOUT_POLICIES, config.timeout_policy),  # type: ignore[arg-type]
+    )
+    if isinstance(config, DrawConfig):
+        msg.structure = value_of(STRUCTURES, config.structure)  # type: ignore[assignment]
+        msg.burn_before_draw = config.burn_before_draw
+    else:
+        msg.structure = value_of(STRUCTURES, Structure.FIXED_LIMIT)  # type: ignore[assignment]
+        msg.bring_in = config.bring_in
+        msg.burn_before_third = config.burn_before_third
+        river: RiverShortage = config.river_shortage
+        msg.river_shortage = value_of(RIVER_SHORTAGES, river)  # type: ignore[assignment]
+    return msg
+
+
+def state_to_pb(state: BettingState, seats: Sequence[int]) -> pb.BettingState:
+    msg = pb.BettingState(
+        config=config_to_pb(state.config),
+        phase=PHASE_VALUES[state.phase],  # type: ignore[arg-type]
+        street=state.street,
+        players=[
+            pb.PlayerBetting(
+                seat=seats[i],
+                stack=p.stack,
+                bet=p.bet,
+                total=p.total,
+                folded=p.folded,
+                all_in=p.all_in,
+                protected=p.protected,
+                voluntary=p.voluntary,
+                pending=p.pending,
+                acted_at=p.acted_at,
+            )
+            for i, p in enumerate(state.players)
+        ],
+        current_bet=state.current_bet,
+        raise_size=state.raise_size,
+        bet_unit=state.bet_unit,
+        bet_count=state.bet_count,
+        capped=state.capped,
+        dead=state.dead,
+        bring_in_due=state.bring_in_due,
+        bring_in_player=state.bring_in_player,
+        open_pair=state.open_pair,
+        version=state.version,
+    )
+    if state.to_act is not None:
+        msg.to_act = state.to_act
+    if state.last_aggressor is not None:
+        msg.last_aggressor = state.last_aggressor
+    if state.round_opener is not None:
+        msg.round_opener = state.round_opener
+    return msg
+
+
+def action_from_pb(msg: common.Action, field: str = "action") -> Action:
+    kind = enum_value(msg.kind, ACTION_KINDS, f"{field}.kind", _names(common.ActionKind.items()))
+    amount = check_chips(msg.amount, f"{field}.amount")
+    if amount and kind not in AGGRESSIVE:
+        raise InvalidArgumentError(f"{field}.amount is for bet, raise and complete only")
+    cards: list[Card] = []
+    if kind is ActionKind.DISCARD:
+        cards = card_list(msg.cards, f"{field}.cards", most=5)
+    elif msg.cards:
+        raise InvalidArgumentError(f"{field}.cards are for a discard only")
+    return Action(kind, amount, tuple(cards))
+
+
+def action_to_pb(action: Action) -> common.Action:
+    return common.Action(
+        kind=ACTION_KIND_VALUES[action.kind],  # type: ignore[arg-type]
+        amount=action.amount,
+        cards=[card_str(c) for c in action.cards],
+    )
+
+
+def legal_to_pb(legal: LegalActions, seats: Sequence[int]) -> common.LegalActions:
+    msg = common.LegalActions(
+        seat=seats[legal.player],
+        can_fold=legal.can_fold,
+        can_check=legal.can_check,
+        to_choices=list(legal.to_choices),
+        kinds=[ACTION_KIND_VALUES[k] for k in legal.kinds],  # type: ignore[misc]
+        description=legal.describe(),
+    )
+    if legal.call_amount is not None:
+        msg.call_amount = legal.call_amount
+    if legal.bring_in_amount is not None:
+        msg.bring_in_amount = legal.bring_in_amount
+    if legal.raise_kind is not None:
+        msg.raise_kind = ACTION_KIND_VALUES[legal.raise_kind]  # type: ignore[assignment]
+    if legal.min_to is not None:
+        msg.min_to = legal.min_to
+    if legal.max_to is not None:
+        msg.max_to = legal.max_to
+    if legal.max_discards is not None:
+        msg.max_discards = legal.max_discards
+    return msg
+
+
+def pots_to_pb(pots: Sequence[Pot], seats: Sequence[int]) -> list[common.Pot]:
+    return [
+        common.Pot(amount=p.amount, eligible_seats=[seats[i] for i in p.eligible]) for p in pots
+    ]
+
+
+def awards_to_pb(awards: Sequence[Award], seats: Sequence[int]) -> list[common.Award]:
+    return [
+        common.Award(
+            pot_index=a.pot,
+            seat=seats[a.player],
+            amount=a.amount,
+            share=SHARES[a.half],
+        )
+        for a in awards
+    ]
+
+
+def outcome_to_pb(outcome: BettingOutcome, seats: Sequence[int]) -> pb.ApplyActionResponse:
+    msg = pb.ApplyActionResponse(
+        state=state_to_pb(outcome.state, seats),
+        round_complete=outcome.round_complete,
+        betting_closed=outcome.betting_closed,
+        hand_complete=outcome.hand_complete,
+        pots=pots_to_pb(outcome.pots, seats),
+        awards=awards_to_pb(outcome.awards, seats),
+    )
+    if outcome.applied is not None:
+        msg.applied.CopyFrom(action_to_pb(outcome.applied))
+    if outcome.uncalled is not None:
+        msg.uncalled_seat = seats[outcome.uncalled[0]]
+        msg.uncalled_amount = outcome.uncalled[1]
+    return msg

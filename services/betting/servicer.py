@@ -1,0 +1,97 @@
+"""The Betting gRPC servicer: validate (poker_wire), ask poker_rules.betting, answer.
+
+Every rule decision is the library's; this module only checks the request, maps
+seats to player indexes, refuses a stale ``version`` and counts.  The library
+raises ``IllegalActionError`` (FAILED_PRECONDITION, its message lists what is
+allowed) for an action off the menu or out of turn; nothing is kept between calls,
+so an error changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from poker.betting.v1 import betting_pb2 as pb
+from poker.betting.v1 import betting_pb2_grpc as pb_grpc
+from poker_rules import betting
+from poker_rules.betting import BettingState
+from poker_rules.cards import Card
+from poker_rules.errors import NotYourTurnError
+from poker_wire import card_list, check_count
+from poker_wire.betting import action_from_pb, legal_to_pb, outcome_to_pb, state_from_pb
+from service_kit.errors import FailedPreconditionError, InvalidArgumentError
+
+from .metrics import ACTIONS, HANDS_UNCONTESTED, ROUNDS_STARTED, TIMEOUTS
+
+
+def _state(msg: pb.BettingState, present: bool) -> tuple[BettingState, list[int]]:
+    if not present:
+        raise InvalidArgumentError("state is required")
+    return state_from_pb(msg)
+
+
+def _check_version(state: BettingState, version: int) -> None:
+    if version != state.version:
+        raise FailedPreconditionError(
+            f"stale version {version}: the state is at version {state.version}; "
+            "answer the current state (a late or repeated action is not applied)"
+        )
+
+
+class BettingServicer(pb_grpc.BettingServicer):
+    """Stateless: every answer follows from the request alone."""
+
+    async def LegalActions(
+        self, request: pb.LegalActionsRequest, context: Any
+    ) -> pb.LegalActionsResponse:
+        state, seats = _state(request.state, request.HasField("state"))
+        return pb.LegalActionsResponse(legal=legal_to_pb(betting.legal_actions(state), seats))
+
+    async def ApplyAction(
+        self, request: pb.ApplyActionRequest, context: Any
+    ) -> pb.ApplyActionResponse:
+        state, seats = _state(request.state, request.HasField("state"))
+        if not request.HasField("action"):
+            raise InvalidArgumentError("action is required")
+        action = action_from_pb(request.action)
+        seat = check_count(request.seat, "seat", 1, 10)
+        if seat not in seats:
+            raise FailedPreconditionError(f"seat {seat} is not in this hand; seats: {seats}")
+        _check_version(state, request.version)
+        player = seats.index(seat)
+        if state.to_act is not None and player != state.to_act:
+            raise NotYourTurnError(
+                f"it is seat {seats[state.to_act]}'s turn, not seat {seat}'s; allowed for "
+                f"seat {seats[state.to_act]}: {betting.legal_actions(state).describe()}"
+            )
+        outcome = betting.apply_action(state, action, player)
+        game = state.game.value
+        ACTIONS.labels(game, action.kind.value).inc()
+        if outcome.hand_complete:
+            HANDS_UNCONTESTED.labels(game).inc()
+        return outcome_to_pb(outcome, seats)
+
+    async def ApplyTimeout(
+        self, request: pb.ApplyTimeoutRequest, context: Any
+    ) -> pb.ApplyActionResponse:
+        state, seats = _state(request.state, request.HasField("state"))
+        _check_version(state, request.version)
+        outcome = betting.apply_timeout(state)
+        game = state.game.value
+        applied = outcome.applied
+        TIMEOUTS.labels(game, applied.kind.value if applied else "all_in_protection").inc()
+        if outcome.hand_complete:
+            HANDS_UNCONTESTED.labels(game).inc()
+        return outcome_to_pb(outcome, seats)
+
+    async def StartRound(
+        self, request: pb.StartRoundRequest, context: Any
+    ) -> pb.ApplyActionResponse:
+        state, seats = _state(request.state, request.HasField("state"))
+        street = check_count(request.street, "street", 0, 4)
+        upcards: list[list[Card]] = [
+            card_list(u.cards, f"upcards[{k}]", most=4) for k, u in enumerate(request.upcards)
+        ]
+        outcome = betting.start_round(state, street, upcards)
+        ROUNDS_STARTED.labels(state.game.value, str(street)).inc()
+        return outcome_to_pb(outcome, seats)
