@@ -19,7 +19,7 @@ PROTOS := $(sort $(wildcard protos/poker/*/v1/*.proto))
 PROTO_OUT := libs/poker
 PROTO_STAMP := $(PROTO_OUT)/.generated
 
-.PHONY: help setup compile protos purepython test lint typecheck unit bench run lock clean
+.PHONY: help setup compile protos purepython test lint typecheck unit deploy-check bench run lock clean
 
 help:
 	@echo "make run    - play hands of every game with reference bots"
@@ -70,7 +70,14 @@ typecheck: $(STAMP) $(PROTO_STAMP)
 unit: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 	$(VENV)/bin/pytest -n $(JOBS) -p no:cacheprovider
 
-test: lint typecheck unit
+# Render every kustomize overlay (deploy/overlays/*) with `kubectl kustomize` and
+# validate each object offline: kubernetes-validate (strict) for built-in kinds, a
+# local schema for ServiceMonitor, an error for any other unknown kind.
+deploy-check: $(STAMP)
+	@command -v kubectl >/dev/null || { echo "kubectl is missing: .ci/run installs it"; exit 1; }
+	$(PY) -m tests.deploy.manifests
+
+test: lint typecheck deploy-check unit
 
 bench: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 	$(PY) -m bench.run

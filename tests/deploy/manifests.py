@@ -1,0 +1,152 @@
+"""Render the kustomize overlays and validate them offline.
+
+``python -m tests.deploy.manifests`` (``make deploy-check``) renders every overlay
+under ``deploy/overlays`` with ``kubectl kustomize`` and validates each object:
+
+* built-in kinds against the Kubernetes OpenAPI schemas that ``kubernetes-validate``
+  ships (strict: an unknown field is an error), for ``KUBERNETES_VERSION``;
+* custom resources only if their kind is listed in ``CUSTOM_RESOURCES``, against the
+  small local schema there (required fields and types of what we use); kubernetes-
+  validate has no schema for them, and any other kind it has no schema for fails.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import kubernetes_validate
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+OVERLAYS = ROOT / "deploy" / "overlays"
+KUBERNETES_VERSION = "1.33.0"
+
+_ENDPOINT = {
+    "type": "object",
+    "required": ["port"],
+    "additionalProperties": False,
+    "properties": {
+        "port": {"type": "string", "minLength": 1},
+        "path": {"type": "string", "pattern": "^/"},
+        "interval": {"type": "string", "pattern": "^[0-9]+(ms|s|m|h)$"},
+        "scrapeTimeout": {"type": "string", "pattern": "^[0-9]+(ms|s|m|h)$"},
+        "scheme": {"enum": ["http", "https"]},
+    },
+}
+_METADATA = {
+    "type": "object",
+    "required": ["name", "namespace"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "namespace": {"type": "string", "minLength": 1},
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+    },
+}
+# (apiVersion, kind) -> JSON schema: a subset of prometheus-operator's CRD, strict on
+# the fields this project writes.
+CUSTOM_RESOURCES: dict[tuple[str, str], dict[str, Any]] = {
+    ("monitoring.coreos.com/v1", "ServiceMonitor"): {
+        "type": "object",
+        "required": ["apiVersion", "kind", "metadata", "spec"],
+        "additionalProperties": False,
+        "properties": {
+            "apiVersion": {"const": "monitoring.coreos.com/v1"},
+            "kind": {"const": "ServiceMonitor"},
+            "metadata": _METADATA,
+            "spec": {
+                "type": "object",
+                "required": ["selector", "endpoints"],
+                "additionalProperties": False,
+                "properties": {
+                    "selector": {
+                        "type": "object",
+                        "required": ["matchLabels"],
+                        "properties": {
+                            "matchLabels": {
+                                "type": "object",
+                                "minProperties": 1,
+                                "additionalProperties": {"type": "string"},
+                            }
+                        },
+                    },
+                    "namespaceSelector": {
+                        "type": "object",
+                        "properties": {
+                            "matchNames": {"type": "array", "items": {"type": "string"}},
+                            "any": {"type": "boolean"},
+                        },
+                    },
+                    "endpoints": {"type": "array", "minItems": 1, "items": _ENDPOINT},
+                },
+            },
+        },
+    },
+}
+
+
+def overlays() -> list[Path]:
+    """Every overlay directory (each has a kustomization.yaml)."""
+    return sorted(p.parent for p in OVERLAYS.glob("*/kustomization.yaml"))
+
+
+def kubectl() -> str:
+    path = shutil.which("kubectl")
+    if path is None:
+        raise SystemExit("kubectl not found: .ci/run installs it (apt-get install kubectl)")
+    return path
+
+
+def render(overlay: Path) -> list[dict[str, Any]]:
+    """The objects ``kubectl kustomize`` renders for an overlay."""
+    out = subprocess.run(
+        [kubectl(), "kustomize", str(overlay)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return [doc for doc in yaml.safe_load_all(out) if doc]
+
+
+def validate(obj: dict[str, Any]) -> None:
+    """Raise if ``obj`` does not validate (see the module docstring)."""
+    key = (obj.get("apiVersion", ""), obj.get("kind", ""))
+    if key in CUSTOM_RESOURCES:
+        jsonschema.validate(obj, CUSTOM_RESOURCES[key])
+        return
+    # SchemaNotFoundError (an unknown kind or apiVersion) propagates: never skipped.
+    kubernetes_validate.validate(obj, KUBERNETES_VERSION, strict=True)
+
+
+def describe(obj: dict[str, Any]) -> str:
+    return f"{obj.get('kind')}/{obj.get('metadata', {}).get('name')}"
+
+
+def main() -> int:
+    failures = 0
+    found = overlays()
+    if not found:
+        print(f"no overlays under {OVERLAYS}", file=sys.stderr)
+        return 1
+    for overlay in found:
+        objects = render(overlay)
+        for obj in objects:
+            try:
+                validate(obj)
+            except Exception as exc:
+                failures += 1
+                print(f"{overlay.name}: {describe(obj)}: {exc}", file=sys.stderr)
+        kinds = sorted({o["kind"] for o in objects})
+        print(
+            f"{overlay.name}: {len(objects)} objects valid for Kubernetes "
+            f"{KUBERNETES_VERSION} ({', '.join(kinds)})"
+        )
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
