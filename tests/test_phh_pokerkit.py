@@ -221,6 +221,12 @@ def _random_hand(rng: random.Random, config: StudConfig | DrawConfig) -> StudHan
         hand = DrawHand(
             config, [rng.randint(20, 3000) for _ in range(rng.randint(2, 5))], seed=seed
         )
+    _play_out(hand, rng)
+    return hand
+
+
+def _play_out(hand: StudHand | DrawHand, rng: random.Random) -> None:
+    """Random legal play to the end, with a timeout on about 1 decision in 20."""
     while not hand.is_over:
         if rng.random() < 0.05:
             hand.timeout()
@@ -228,7 +234,6 @@ def _random_hand(rng: random.Random, config: StudConfig | DrawConfig) -> StudHan
         i = hand.to_act
         assert i is not None
         hand.act(random_action(hand.legal_actions(), list(hand.hand_cards(i)), rng))
-    return hand
 
 
 def test_phh_export_is_toml_with_the_required_fields() -> None:
@@ -321,14 +326,7 @@ def test_phh_draw_export_round_trips_through_replay__D6(structure: Structure) ->
         seed = rng.randrange(1 << 30)
         n = rng.randint(2, 5)
         hand = DrawHand(config, [rng.randint(20, 3000) for _ in range(n)], seed=seed)
-        play_rng = random.Random(seed)
-        while not hand.is_over:
-            if play_rng.random() < 0.05:
-                hand.timeout()
-                continue
-            i = hand.to_act
-            assert i is not None
-            hand.act(random_action(hand.legal_actions(), list(hand.hand_cards(i)), play_rng))
+        _play_out(hand, random.Random(seed))
         text = to_phh(hand)
         fields = tomllib.loads(text)
         assert fields["variant"] == DRAW_VARIANT
