@@ -39,7 +39,7 @@ from typing import Any
 from .actions import Action, LegalActions
 from .cards import Card
 from .config import DrawConfig, Game, RiverShortage, Structure, StudConfig, TimeoutPolicy
-from .draw import POST_DRAW, DrawBetting, default_blinds
+from .draw import POST_DRAW, DrawBetting, Post, default_blinds
 from .engine import Award, BettingHand, Phase
 from .errors import HandOverError, IllegalActionError, InvalidConfigError
 from .pots import Pot, side_pots, uncalled_bet
@@ -54,6 +54,7 @@ __all__ = [
     "legal_actions",
     "new_state",
     "restore",
+    "showdown_start",
     "snapshot",
     "start_round",
 ]
@@ -182,6 +183,7 @@ class BettingOutcome:
     pots: list[Pot] = field(default_factory=list)
     awards: list[Award] = field(default_factory=list)
     final_stacks: list[int] = field(default_factory=list)
+    legal: LegalActions | None = None  # the next player's menu, when someone is to act
 
 
 # ------------------------------------------------------------------ state <-> engine
@@ -313,7 +315,28 @@ def _outcome(
         betting_closed=hand._betting_closed(),
         uncalled=uncalled,
         pots=pots,
+        legal=hand.legal_actions() if state.to_act is not None else None,
     )
+
+
+def showdown_start(state: BettingState, final_round_opened: bool) -> tuple[int | None, bool]:
+    """S12 / D9: who shows first at the showdown, and whether every hand is shown.
+
+    ``final_round_opened``: the last betting round (stud seventh street, the draw's
+    second round) was opened with a player to act.  When it was not (the betting
+    closed before it, players all-in) or any player still in is all-in, every hand
+    is shown, starting with the first player in (None).  Otherwise the last bettor
+    or raiser of that round shows first, or its first player to act when it was
+    checked through; the others may muck a beaten hand.  Mirrors what
+    ``StudHand`` and ``DrawHand`` decide for their own showdowns.
+    """
+    contenders = [i for i, p in enumerate(state.players) if not p.folded]
+    if not final_round_opened or any(state.players[i].all_in for i in contenders):
+        return None, True
+    for first in (state.last_aggressor, state.round_opener):
+        if first is not None and not state.players[first].folded:
+            return first, False
+    return contenders[0], False
 
 
 def pots_now(state: BettingState) -> tuple[tuple[int, int] | None, list[Pot]]:
@@ -348,6 +371,8 @@ def start_round(
     state: BettingState,
     street: int,
     upcards: Sequence[Sequence[Card]] = (),
+    posts: Sequence[Post] | None = None,
+    big_blind: int | None = None,
 ) -> BettingOutcome:
     """Open betting round ``street`` once the caller has dealt it.
 
@@ -357,6 +382,11 @@ def start_round(
     streets 1..4 take each player's upcards in dealt order: the best board opens
     (S6) and fourth street checks for an open pair (S7a).  A draw's second round
     opens by itself when the draw ends, so draw street 1 is never started here.
+
+    ``posts`` / ``big_blind`` (draw street 0 only): the lobby's forced bets (B1-B4:
+    blinds, entry and make-up blinds, dead money; player indexes) and the big
+    blind's player (required with posts, as ``DrawHand`` takes them), instead of
+    the default blinds of D3.
     """
     if state.phase is Phase.COMPLETE:
         raise HandOverError("the hand is over; no round can start")
@@ -374,7 +404,15 @@ def start_round(
             raise IllegalActionError("a draw hand's second round opens when the draw ends (D7)")
         if upcards:
             raise InvalidConfigError("7-A draw has no upcards")
-        posts, big_blind = default_blinds(hand.config, n)
+        if posts is None:
+            posts, big_blind = default_blinds(hand.config, n)
+        else:
+            for post in posts:
+                if not 0 <= post.player < n or type(post.amount) is not int or post.amount <= 0:
+                    raise InvalidConfigError(f"bad forced bet {post!r} for {n} players")
+            if big_blind is None or not 0 <= big_blind < n:
+                raise InvalidConfigError(f"big blind player {big_blind} is not in 0..{n - 1}")
+        assert big_blind is not None
         hand._post_forced(posts)
         hand._open_first_round(big_blind)
         return _outcome(state, hand, None, state.version)

@@ -307,6 +307,8 @@ def outcome_to_pb(outcome: BettingOutcome, seats: Sequence[int]) -> pb.ApplyActi
     )
     if outcome.applied is not None:
         msg.applied.CopyFrom(action_to_pb(outcome.applied))
+    if outcome.legal is not None:
+        msg.legal.CopyFrom(legal_to_pb(outcome.legal, seats))
     if outcome.uncalled is not None:
         msg.uncalled_seat = seats[outcome.uncalled[0]]
         msg.uncalled_amount = outcome.uncalled[1]

@@ -16,8 +16,9 @@ from poker.betting.v1 import betting_pb2_grpc as pb_grpc
 from poker_rules import betting
 from poker_rules.betting import BettingState
 from poker_rules.cards import Card
+from poker_rules.draw import Post
 from poker_rules.errors import NotYourTurnError
-from poker_wire import card_list, check_count
+from poker_wire import card_list, check_chips, check_count
 from poker_wire.betting import action_from_pb, legal_to_pb, outcome_to_pb, state_from_pb
 from service_kit.errors import FailedPreconditionError, InvalidArgumentError
 
@@ -36,6 +37,34 @@ def _check_version(state: BettingState, version: int) -> None:
             f"stale version {version}: the state is at version {state.version}; "
             "answer the current state (a late or repeated action is not applied)"
         )
+
+
+def _forced_bets(
+    request: pb.StartRoundRequest, seats: list[int]
+) -> tuple[list[Post] | None, int | None]:
+    """The lobby's blinds and dead money (draw street 0), as library posts."""
+    if not request.posts:
+        if request.big_blind_seat:
+            raise InvalidArgumentError("big_blind_seat is given only with posts")
+        return None, None
+    if request.street != 0:
+        raise InvalidArgumentError("posts are for street 0 only")
+
+    def index(seat: int, field: str) -> int:
+        check_count(seat, field, 1, 10)
+        if seat not in seats:
+            raise InvalidArgumentError(f"{field} {seat} is not dealt in; seats: {seats}")
+        return seats.index(seat)
+
+    posts = [
+        Post(
+            index(p.seat, f"posts[{k}].seat"),
+            check_chips(p.amount, f"posts[{k}].amount", positive=True),
+            p.live,
+        )
+        for k, p in enumerate(request.posts)
+    ]
+    return posts, index(request.big_blind_seat, "big_blind_seat")
 
 
 class BettingServicer(pb_grpc.BettingServicer):
@@ -92,6 +121,7 @@ class BettingServicer(pb_grpc.BettingServicer):
         upcards: list[list[Card]] = [
             card_list(u.cards, f"upcards[{k}]", most=4) for k, u in enumerate(request.upcards)
         ]
-        outcome = betting.start_round(state, street, upcards)
+        posts, big_blind = _forced_bets(request, seats)
+        outcome = betting.start_round(state, street, upcards, posts, big_blind)
         ROUNDS_STARTED.labels(state.game.value, str(street)).inc()
         return outcome_to_pb(outcome, seats)
