@@ -1,34 +1,80 @@
 """`make bench`: run every benchmark in one process and write bench/results.json.
 
-Each figure is one key.  Anchors (eval7, treys, PokerKit) are measured in the same
-run on the same machine, and the ratios against them are written beside the raw
-rates, so the numbers compare like with like.
+Each figure is one key.  Anchors (eval7, treys, PokerKit, the bare gRPC ceiling) are
+measured in the same run on the same machine, and the ratios against them are
+written beside the raw rates, so the numbers compare like with like.
+
+``python -m bench.run --only grpc`` (or ``--only evaluators,hands``) re-measures a
+subset: its keys are updated in the existing results.json and the others are kept
+(so they then come from different runs; plain ``make bench`` measures everything
+again).  ``--no-write`` prints the figures without touching results.json.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import platform
 import sys
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from bench import evaluators, hands
+from bench import evaluators, grpc_ceiling, hands
 
 RESULTS = Path(__file__).with_name("results.json")
 
+# Each group of figures, in the order they run.
+GROUPS: dict[str, Callable[[], Mapping[str, float]]] = {
+    "evaluators": evaluators.run,
+    "hands": hands.run,
+    "grpc": grpc_ceiling.run,
+}
 
-def main() -> int:
+
+def _groups(values: list[str]) -> list[str]:
+    wanted = {name.strip() for value in values for name in value.split(",") if name.strip()}
+    unknown = wanted - GROUPS.keys()
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown group(s) {', '.join(sorted(unknown))}; choose from {', '.join(GROUPS)}"
+        )
+    return [name for name in GROUPS if name in wanted]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__)
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="GROUP[,GROUP]",
+        help=f"run only these groups ({', '.join(GROUPS)}); repeatable; default: all",
+    )
+    parser.add_argument(
+        "--no-write", action="store_true", help="print the figures, leave results.json alone"
+    )
+    args = parser.parse_args(argv)
+    try:
+        selected = _groups(args.only) if args.only else list(GROUPS)
+    except argparse.ArgumentTypeError as error:
+        parser.error(str(error))
+
     started = time.time()
     results: dict[str, float | str] = {}
-    print("evaluators ...", flush=True)
-    results.update(evaluators.run())
-    print("hands ...", flush=True)
-    results.update(hands.run())
+    for name in selected:
+        print(f"{name} ...", flush=True)
+        results.update(GROUPS[name]())
     results["python"] = platform.python_version()
     results["machine"] = platform.machine()
     results["seconds"] = round(time.time() - started, 1)
-    RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    if not args.no_write:
+        written = results
+        if args.only and RESULTS.exists():
+            # "seconds" stays the time of the last full run.
+            fresh = {key: value for key, value in results.items() if key != "seconds"}
+            written = {**json.loads(RESULTS.read_text()), **fresh}
+        RESULTS.write_text(json.dumps(written, indent=2, sort_keys=True) + "\n")
     json.dump(results, sys.stdout, indent=2, sort_keys=True)
     print()
     return 0
