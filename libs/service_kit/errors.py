@@ -41,6 +41,12 @@ class NotFoundError(ServiceError):
     code = grpc.StatusCode.NOT_FOUND
 
 
+class PermissionDeniedError(ServiceError):
+    """The caller is known but may not do this (a wrong secret token)."""
+
+    code = grpc.StatusCode.PERMISSION_DENIED
+
+
 class FailedPreconditionError(ServiceError):
     """A well-formed request the current state cannot serve."""
 

@@ -1,0 +1,50 @@
+"""The lobby's ServiceSpec: its settings (see the package docstring) and servicer."""
+
+from __future__ import annotations
+
+import grpc
+
+from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from poker_rules.errors import InvalidConfigError
+from poker_rules.seating import SeatingError
+from service_kit import ServiceSpec
+from service_kit.logs import get_logger
+from service_kit.settings import env_int, env_str
+
+from .servicer import LobbyServicer, LobbySettings
+from .store import LobbyStore
+
+SERVICE_NAME = lobby_pb2.DESCRIPTOR.services_by_name["Lobby"].full_name
+
+
+def make_spec() -> ServiceSpec:
+    """Read LOBBY_* settings, open the store and rebuild the tables from it."""
+    default_balance = env_int("LOBBY_DEFAULT_BALANCE", 100_000, minimum=1, maximum=10**12)
+    settings = LobbySettings(
+        default_balance=default_balance,
+        max_balance=env_int(
+            "LOBBY_MAX_BALANCE",
+            max(1_000_000_000, default_balance),
+            minimum=default_balance,
+            maximum=10**12,
+        ),
+        max_orbits_away=env_int("LOBBY_MAX_ORBITS_AWAY", 3, minimum=0, maximum=1000),
+    )
+    path = env_str("LOBBY_DB", ":memory:")
+    if path == ":memory:":
+        get_logger().warning("LOBBY_DB is :memory:, nothing survives a restart")
+    servicer = LobbyServicer(LobbyStore(path), settings)
+
+    def register(server: grpc.aio.Server) -> None:
+        lobby_pb2_grpc.add_LobbyServicer_to_server(servicer, server)
+
+    return ServiceSpec(
+        name="lobby",
+        service_names=(SERVICE_NAME,),
+        register=register,
+        error_codes={
+            # The servicer checks first; these are the library's last word.
+            SeatingError: grpc.StatusCode.FAILED_PRECONDITION,
+            InvalidConfigError: grpc.StatusCode.INVALID_ARGUMENT,
+        },
+    )

@@ -1,0 +1,604 @@
+"""The Lobby gRPC servicer: players, tables, seats, and each hand's plan and result.
+
+Every request is checked in full (``poker_wire`` for ids, amounts and the game
+configuration) before anything changes; then the seating library and the store
+change together: the writes of one RPC are one transaction, and if anything fails
+inside it the table's ``SeatingTable`` is put back as it was (``_change``), so a
+refused request changes nothing, in memory or on disk.  Handlers never await, so
+on the one asyncio loop each RPC runs alone.
+
+Semantics decided here (the proto has the contract):
+
+- Tokens: ``secrets.token_urlsafe`` shown once; only the SHA-256 is stored and it
+  is compared with ``hmac.compare_digest``.  Unknown player: NOT_FOUND; wrong
+  token: PERMISSION_DENIED.
+- SitDown: seat 0 = the lowest free seat; a buy-in outside the table's
+  [min_buy_in, max_buy_in] is INVALID_ARGUMENT (S2); a taken seat, a full table,
+  a second seat at the same table or a short balance is FAILED_PRECONDITION.  A
+  draw player posts a live big blind now (B2c, ``Choice.POST``) unless
+  ``wait_for_big_blind``; B2a/B2b are the library's.
+- StandUp: immediate, unless the player is dealt into the hand in progress: then
+  it is pending and done when that hand is finished or voided.  A seat whose stack
+  is 0 after a hand stays seated (the library's NO_CHIPS: not dealt in) until the
+  player stands up (returning 0) or loses the seat (B5).
+- NextHand: the library's ``plan_hand``; while that hand is in progress, every
+  NextHand returns the same plan and hand_id, so the table service can retry after
+  a timeout.  The first hand's button is the first ready seat (no draw).
+- FinishHand: the pending hand_id only; final stacks for exactly the seats dealt
+  in, adding up to the chips they were dealt in with (the library checks).  Then
+  the B5 seats lost and the pending stand-ups return their chips to the balances.
+  A repeat of the request that finished a hand is answered OK again, changing
+  nothing (a retried call whose answer was lost).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+import secrets
+import uuid
+from collections import Counter as Tally
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from poker.common.v1 import common_pb2 as common
+from poker.lobby.v1 import lobby_pb2 as pb
+from poker.lobby.v1 import lobby_pb2_grpc as pb_grpc
+from poker_rules.config import DrawConfig, Game
+from poker_rules.errors import InvalidConfigError
+from poker_rules.seating import Choice, HandPlan, SeatingConfig, SeatingError, SeatingTable
+from poker_wire import check_chips, check_count, check_id, game_config, game_of
+from service_kit.errors import (
+    FailedPreconditionError,
+    InvalidArgumentError,
+    NotFoundError,
+    PermissionDeniedError,
+)
+from service_kit.logs import bound_contextvars, get_logger
+
+from .metrics import (
+    BUY_IN_CHIPS,
+    BUY_INS,
+    CASH_OUT_CHIPS,
+    CASH_OUTS,
+    CHIPS_GRANTED,
+    HANDS_FINISHED,
+    HANDS_PLANNED,
+    HANDS_VOIDED,
+    PLAYERS_REGISTERED,
+    SEATED,
+    TABLES,
+)
+from .store import LobbyStore, PlayerRow, TableRow
+
+MAX_PLAYER_NAME = 32
+MAX_TABLE_NAME = 64
+MAX_TOKEN_LENGTH = 128
+MOST_SEATS = {Game.STUD: 8, Game.STUD_HILO: 8, Game.DRAW_7A: 5}  # S1, D1
+DEFAULT_ACTION_CLOCK_MS = 10_000  # S10
+ACTION_CLOCK_MS = (50, 600_000)
+
+log = get_logger()
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySettings:
+    """The LOBBY_* settings (see the package docstring)."""
+
+    default_balance: int = 100_000
+    max_balance: int = 1_000_000_000
+    max_orbits_away: int = 3
+
+
+def token_hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+def check_name(value: str, field: str, most: int) -> str:
+    """A display name: 1..most printable characters, not only spaces."""
+    if not value.strip():
+        raise InvalidArgumentError(f"{field} is required: 1..{most} characters")
+    if len(value) > most:
+        raise InvalidArgumentError(
+            f"{field} is {len(value)} characters long; at most {most} are allowed"
+        )
+    if not value.isprintable():
+        raise InvalidArgumentError(f"{field} must be printable characters")
+    return value
+
+
+@dataclass(slots=True)
+class _PendingHand:
+    hand_id: str
+    response: pb.NextHandResponse
+
+
+@dataclass(slots=True)
+class _Table:
+    """A table's definition and its live seating state."""
+
+    row: TableRow
+    config: common.GameConfig
+    game: Game
+    seating: SeatingTable
+    pending: _PendingHand | None = None
+    leaving: set[int] = field(default_factory=set)  # stand up after the hand in progress
+    last_finished: tuple[str, bytes] | None = None  # hand_id and the FinishHand request
+
+    def seat_of(self, player_id: str) -> int:
+        """The player's seat here, 0 when not seated."""
+        for s in self.seating.occupied():
+            p = self.seating.seat(s)
+            if p is not None and p.player_id == player_id:
+                return s
+        return 0
+
+
+@dataclass(frozen=True, slots=True)
+class _CashOut:
+    game: Game
+    reason: str
+    chips: int
+
+
+def _seating_config(
+    config: common.GameConfig, seats: int, max_orbits_away: int
+) -> tuple[Game, SeatingConfig]:
+    """The library's table configuration; INVALID_ARGUMENT when it refuses it."""
+    cfg = game_config(config)
+    most = MOST_SEATS[cfg.game]
+    check_count(seats, f"seats (a {cfg.game.value} table)", 2, most)
+    if isinstance(cfg, DrawConfig):
+        seating = SeatingConfig.for_draw(cfg, seats=seats, max_orbits_away=max_orbits_away)
+    else:
+        seating = SeatingConfig.for_stud(cfg, seats=seats, max_orbits_away=max_orbits_away)
+    try:
+        seating.validate()
+    except InvalidConfigError as error:
+        raise InvalidArgumentError(
+            f"config: {error} (the small blind is small_bet // 2, D3)"
+        ) from None
+    return cfg.game, seating
+
+
+class LobbyServicer(pb_grpc.LobbyServicer):
+    """Players, tables and seats over a ``LobbyStore``; see the proto for the contract."""
+
+    def __init__(self, store: LobbyStore, settings: LobbySettings) -> None:
+        self._store = store
+        self._settings = settings
+        self._tables: dict[str, _Table] = {}
+        self._restore()
+
+    # ------------------------------------------------------------ start-up
+
+    def _restore(self) -> None:
+        """Rebuild every SeatingTable from the store (markers reset, see the package
+        docstring); pending stand-ups and seats without chips are cashed out."""
+        for row in self._store.tables():
+            config = common.GameConfig.FromString(row.config)
+            game, seating_config = _seating_config(
+                config, row.seats, self._settings.max_orbits_away
+            )
+            seating = SeatingTable(seating_config)
+            seating.hands_played = row.hands_played
+            self._tables[row.table_id] = _Table(row, config, game, seating)
+        cash_outs: list[_CashOut] = []
+        with self._store.transaction():
+            for seat in self._store.seats():
+                table = self._tables[seat.table_id]
+                if seat.leaving or seat.chips == 0:
+                    self._store.cash_out(seat.player_id, seat.table_id, seat.seat, seat.chips)
+                    cash_outs.append(_CashOut(table.game, "restart", seat.chips))
+                else:
+                    table.seating.sit_down(
+                        seat.seat, seat.player_id, seat.chips, choice=Choice.POST
+                    )
+        self._count_cash_outs(cash_outs)
+        self._update_gauges()
+        log.info("lobby restored", tables=len(self._tables), released_seats=len(cash_outs))
+
+    # ------------------------------------------------------------ helpers
+
+    @contextmanager
+    def _change(self, table: _Table | None = None) -> Iterator[None]:
+        """One transaction; on any error the table's in-memory state is restored."""
+        saved = None
+        if table is not None:
+            saved = (
+                copy.deepcopy(table.seating),
+                table.pending,
+                set(table.leaving),
+                table.last_finished,
+            )
+        try:
+            with self._store.transaction():
+                yield
+        except BaseException:
+            if table is not None and saved is not None:
+                table.seating, table.pending, table.leaving, table.last_finished = saved
+            raise
+
+    def _authenticate(self, player_id: str, token: str) -> PlayerRow:
+        pid = check_id(player_id, "player_id")
+        if not token:
+            raise InvalidArgumentError("token is required: the secret RegisterPlayer returned")
+        if len(token) > MAX_TOKEN_LENGTH:
+            raise InvalidArgumentError(f"token is at most {MAX_TOKEN_LENGTH} characters")
+        row = self._store.player(pid)
+        if row is None:
+            raise NotFoundError(f"no player {pid}")
+        if not hmac.compare_digest(row.token_hash, token_hash(token)):
+            raise PermissionDeniedError(f"wrong token for player {pid}")
+        return row
+
+    def _table(self, table_id: str) -> _Table:
+        tid = check_id(table_id, "table_id")
+        table = self._tables.get(tid)
+        if table is None:
+            raise NotFoundError(f"no table {tid}")
+        return table
+
+    def _player_pb(self, row: PlayerRow) -> pb.Player:
+        return pb.Player(
+            player_id=row.player_id,
+            name=row.name,
+            balance=row.balance,
+            at_tables=self._store.at_tables(row.player_id),
+        )
+
+    def _seat_infos(self, table: _Table) -> list[pb.SeatInfo]:
+        seated = [(s, table.seating.seat(s)) for s in table.seating.occupied()]
+        names = self._store.names(p.player_id for _, p in seated if p is not None)
+        return [
+            pb.SeatInfo(
+                seat=s,
+                player_id=p.player_id,
+                name=names.get(p.player_id, ""),
+                stack=p.chips,
+                sitting_out=p.away or p.chips == 0,
+            )
+            for s, p in seated
+            if p is not None
+        ]
+
+    def _table_pb(self, table: _Table) -> pb.Table:
+        row = table.row
+        return pb.Table(
+            table_id=row.table_id,
+            name=row.name,
+            config=table.config,
+            seats=row.seats,
+            min_buy_in=row.min_buy_in,
+            max_buy_in=row.max_buy_in,
+            action_clock_ms=row.action_clock_ms,
+            occupied=self._seat_infos(table),
+            hands_played=table.seating.hands_played,
+        )
+
+    def _update_gauges(self) -> None:
+        tables: Tally[Game] = Tally()
+        seated: Tally[Game] = Tally()
+        for table in self._tables.values():
+            tables[table.game] += 1
+            seated[table.game] += len(table.seating.occupied())
+        for game in Game:
+            TABLES.labels(game.value).set(tables[game])
+            SEATED.labels(game.value).set(seated[game])
+
+    @staticmethod
+    def _count_cash_outs(cash_outs: Iterable[_CashOut]) -> None:
+        for c in cash_outs:
+            CASH_OUTS.labels(c.game.value, c.reason).inc()
+            CASH_OUT_CHIPS.labels(c.game.value, c.reason).inc(c.chips)
+
+    def _leave(self, table: _Table, seat: int, reason: str) -> tuple[int, int, _CashOut]:
+        """Empty the seat, chips to the balance: (chips, balance after, metric)."""
+        player = table.seating.seat(seat)
+        assert player is not None
+        chips = table.seating.leave(seat)
+        balance = self._store.cash_out(player.player_id, table.row.table_id, seat, chips)
+        log.info("stood up", player_id=player.player_id, seat=seat, chips=chips, reason=reason)
+        return chips, balance, _CashOut(table.game, reason, chips)
+
+    # ------------------------------------------------------------ players
+
+    async def RegisterPlayer(
+        self, request: pb.RegisterPlayerRequest, context: Any
+    ) -> pb.RegisterPlayerResponse:
+        name = check_name(request.name, "name", MAX_PLAYER_NAME)
+        settings = self._settings
+        if not 0 <= request.initial_balance <= settings.max_balance:
+            raise InvalidArgumentError(
+                f"initial_balance must be 0..{settings.max_balance} "
+                f"(0 = the default {settings.default_balance}), got {request.initial_balance}"
+            )
+        grant = request.initial_balance or settings.default_balance
+        player_id = f"p-{uuid.uuid4().hex}"
+        token = secrets.token_urlsafe(32)
+        with self._change():
+            self._store.add_player(player_id, name, token_hash(token), grant)
+        PLAYERS_REGISTERED.inc()
+        CHIPS_GRANTED.inc(grant)
+        log.info("player registered", player_id=player_id, granted=grant)
+        player = pb.Player(player_id=player_id, name=name, balance=grant, at_tables=0)
+        return pb.RegisterPlayerResponse(player=player, token=token)
+
+    async def GetPlayer(self, request: pb.GetPlayerRequest, context: Any) -> pb.Player:
+        return self._player_pb(self._authenticate(request.player_id, request.token))
+
+    async def Authenticate(
+        self, request: pb.AuthenticateRequest, context: Any
+    ) -> pb.AuthenticateResponse:
+        row = self._authenticate(request.player_id, request.token)
+        seat = 0
+        if request.table_id:
+            seat = self._table(request.table_id).seat_of(row.player_id)
+        return pb.AuthenticateResponse(player=self._player_pb(row), seat=seat)
+
+    # ------------------------------------------------------------ tables
+
+    async def CreateTable(self, request: pb.CreateTableRequest, context: Any) -> pb.Table:
+        name = check_name(request.name, "name", MAX_TABLE_NAME)
+        if not request.HasField("config"):
+            raise InvalidArgumentError("config is required: the table's GameConfig")
+        game, seating_config = _seating_config(
+            request.config, request.seats, self._settings.max_orbits_away
+        )
+        min_buy_in = check_chips(request.min_buy_in, "min_buy_in", positive=True)
+        max_buy_in = check_chips(request.max_buy_in, "max_buy_in")
+        if max_buy_in and max_buy_in < min_buy_in:
+            raise InvalidArgumentError(
+                f"max_buy_in must be 0 (no maximum) or at least min_buy_in {min_buy_in}, "
+                f"got {max_buy_in}"
+            )
+        clock = request.action_clock_ms
+        if clock == 0:
+            clock = DEFAULT_ACTION_CLOCK_MS
+        else:
+            check_count(clock, "action_clock_ms (0 = 10000, S10)", *ACTION_CLOCK_MS)
+        row = TableRow(
+            table_id=f"t-{uuid.uuid4().hex}",
+            name=name,
+            game=game.value,
+            config=request.config.SerializeToString(deterministic=True),
+            seats=request.seats,
+            min_buy_in=min_buy_in,
+            max_buy_in=max_buy_in,
+            action_clock_ms=clock,
+        )
+        table = _Table(row, request.config, game, SeatingTable(seating_config))
+        with self._change():
+            self._store.add_table(row)
+        self._tables[row.table_id] = table
+        self._update_gauges()
+        with bound_contextvars(table_id=row.table_id):
+            log.info("table created", game=game.value, seats=row.seats, min_buy_in=min_buy_in)
+        return self._table_pb(table)
+
+    async def GetTable(self, request: pb.GetTableRequest, context: Any) -> pb.Table:
+        return self._table_pb(self._table(request.table_id))
+
+    async def ListTables(
+        self, request: pb.ListTablesRequest, context: Any
+    ) -> pb.ListTablesResponse:
+        game = game_of(request.game) if request.game else None
+        return pb.ListTablesResponse(
+            tables=[
+                self._table_pb(t) for t in self._tables.values() if game is None or t.game is game
+            ]
+        )
+
+    # ------------------------------------------------------------ seats
+
+    async def SitDown(self, request: pb.SitDownRequest, context: Any) -> pb.SitDownResponse:
+        player = self._authenticate(request.player_id, request.token)
+        table = self._table(request.table_id)
+        row, seating = table.row, table.seating
+        seat = check_count(request.seat, f"seat (0 = any, seats are 1..{row.seats})", 0, row.seats)
+        buy_in = check_chips(request.buy_in, "buy_in", positive=True)
+        if buy_in < row.min_buy_in:
+            raise InvalidArgumentError(
+                f"buy_in {buy_in} is below the table's minimum buy-in {row.min_buy_in} (S2)"
+            )
+        if row.max_buy_in and buy_in > row.max_buy_in:
+            raise InvalidArgumentError(
+                f"buy_in {buy_in} is above the table's maximum buy-in {row.max_buy_in}"
+            )
+        taken = table.seat_of(player.player_id)
+        if taken:
+            raise FailedPreconditionError(
+                f"player {player.player_id} already sits in seat {taken} at this table"
+            )
+        free = [s for s in range(1, row.seats + 1) if seating.seat(s) is None]
+        if not free:
+            raise FailedPreconditionError(f"the table is full ({row.seats} seats)")
+        if seat == 0:
+            seat = free[0]
+        elif seat not in free:
+            raise FailedPreconditionError(f"seat {seat} is taken; free seats: {free}")
+        if player.balance < buy_in:
+            raise FailedPreconditionError(
+                f"balance {player.balance} is short of the buy-in {buy_in}"
+            )
+        choice = Choice.WAIT if request.wait_for_big_blind else Choice.POST
+        with bound_contextvars(table_id=row.table_id), self._change(table):
+            seating.sit_down(seat, player.player_id, buy_in, choice=choice)
+            balance = self._store.buy_in(player.player_id, row.table_id, seat, buy_in)
+            log.info("sat down", player_id=player.player_id, seat=seat, chips=buy_in, choice=choice)
+        BUY_INS.labels(table.game.value).inc()
+        BUY_IN_CHIPS.labels(table.game.value).inc(buy_in)
+        self._update_gauges()
+        return pb.SitDownResponse(seat=seat, stack=buy_in, balance=balance)
+
+    async def StandUp(self, request: pb.StandUpRequest, context: Any) -> pb.StandUpResponse:
+        player = self._authenticate(request.player_id, request.token)
+        table = self._table(request.table_id)
+        seat = table.seat_of(player.player_id)
+        if not seat:
+            raise FailedPreconditionError(f"player {player.player_id} is not seated at this table")
+        if seat in table.leaving:
+            return pb.StandUpResponse(returned=0, balance=player.balance, pending=True)
+        plan = table.seating.hand_in_progress
+        with bound_contextvars(table_id=table.row.table_id):
+            if plan is not None and seat in plan.seats:
+                with self._change(table):
+                    table.leaving.add(seat)
+                    self._store.set_leaving(table.row.table_id, seat)
+                log.info("stands up after the hand", player_id=player.player_id, seat=seat)
+                return pb.StandUpResponse(returned=0, balance=player.balance, pending=True)
+            with self._change(table):
+                chips, balance, cash_out = self._leave(table, seat, "stand_up")
+        self._count_cash_outs([cash_out])
+        self._update_gauges()
+        return pb.StandUpResponse(returned=chips, balance=balance, pending=False)
+
+    # ------------------------------------------------------------ hands
+
+    async def NextHand(self, request: pb.NextHandRequest, context: Any) -> pb.NextHandResponse:
+        table = self._table(request.table_id)
+        if table.pending is not None:
+            with bound_contextvars(table_id=table.row.table_id, hand_id=table.pending.hand_id):
+                log.info("hand plan repeated")
+            return table.pending.response
+        plan = table.seating.plan_hand()  # None changes nothing
+        if plan is None:
+            return pb.NextHandResponse(play=False)
+        hand_id = f"h-{uuid.uuid4().hex}"
+        response = self._plan_pb(table, plan, hand_id)
+        table.pending = _PendingHand(hand_id, response)
+        HANDS_PLANNED.labels(table.game.value).inc()
+        with bound_contextvars(table_id=table.row.table_id, hand_id=hand_id):
+            log.info(
+                "hand planned",
+                hand_number=plan.hand_number,
+                seats=list(plan.seats),
+                button=plan.button,
+                big_blind=plan.big_blind,
+            )
+        return response
+
+    def _plan_pb(self, table: _Table, plan: HandPlan, hand_id: str) -> pb.NextHandResponse:
+        names = self._store.names(plan.players)
+        dealt_in = [
+            pb.SeatInfo(seat=s, player_id=p, name=names.get(p, ""), stack=c)
+            for s, p, c in zip(plan.seats, plan.players, plan.stacks, strict=True)
+        ]
+        posts = [
+            pb.Post(seat=plan.seats[p.player], amount=p.amount, live=p.live)
+            for p in plan.draw_posts()
+        ]
+        return pb.NextHandResponse(
+            hand_id=hand_id,
+            play=True,
+            dealt_in=dealt_in,
+            button_seat=plan.button or 0,
+            big_blind_seat=plan.big_blind or 0,
+            small_blind_seat=plan.small_blind or 0,
+            posts=posts,
+        )
+
+    def _final_stacks(
+        self, table: _Table, plan: HandPlan, infos: Sequence[pb.SeatInfo]
+    ) -> list[int]:
+        """The stacks in the plan's order; the library then checks the sum."""
+        by_seat: dict[int, int] = {}
+        for i, info in enumerate(infos):
+            seat = check_count(info.seat, f"final_stacks[{i}].seat", 1, table.row.seats)
+            if seat in by_seat:
+                raise InvalidArgumentError(f"final_stacks lists seat {seat} twice")
+            check_chips(info.stack, f"final_stacks[{i}].stack")
+            if (
+                info.player_id
+                and seat in plan.seats
+                and plan.players[plan.index(seat)] != info.player_id
+            ):
+                raise FailedPreconditionError(
+                    f"final_stacks[{i}]: seat {seat} was dealt in to "
+                    f"{plan.players[plan.index(seat)]}, not {info.player_id}"
+                )
+            by_seat[seat] = info.stack
+        if set(by_seat) != set(plan.seats):
+            raise FailedPreconditionError(
+                f"final_stacks must list exactly the seats dealt in, {sorted(plan.seats)}; "
+                f"got {sorted(by_seat)}"
+            )
+        return [by_seat[s] for s in plan.seats]
+
+    async def FinishHand(
+        self, request: pb.FinishHandRequest, context: Any
+    ) -> pb.FinishHandResponse:
+        table = self._table(request.table_id)
+        hand_id = check_id(request.hand_id, "hand_id")
+        table_id = table.row.table_id
+        seating = table.seating
+        pending = table.pending
+        with bound_contextvars(table_id=table_id, hand_id=hand_id):
+            if pending is None or pending.hand_id != hand_id:
+                fingerprint = request.SerializeToString(deterministic=True)
+                if table.last_finished == (hand_id, fingerprint):
+                    log.info("hand finish repeated")
+                    return pb.FinishHandResponse(hands_played=seating.hands_played)
+                current = f"{pending.hand_id} is" if pending else "none is; NextHand starts one"
+                raise FailedPreconditionError(
+                    f"hand {hand_id} is not the hand in progress at this table ({current})"
+                )
+            plan = seating.hand_in_progress
+            assert plan is not None
+            stacks = [] if request.voided else self._final_stacks(table, plan, request.final_stacks)
+            cash_outs: list[_CashOut] = []
+            with self._change(table):
+                if request.voided:
+                    seating.void_hand(plan)
+                else:
+                    try:
+                        lost = seating.finish_hand(plan, stacks)
+                    except SeatingError as error:
+                        raise FailedPreconditionError(f"final_stacks: {error}") from None
+                    self._store.hand_result(
+                        table_id,
+                        hand_id,
+                        zip(plan.seats, plan.players, plan.stacks, stacks, strict=True),
+                    )
+                    self._store.set_hands_played(table_id, seating.hands_played)
+                    for seat_lost in lost:  # B5: already emptied by the library
+                        self._store.cash_out(
+                            seat_lost.player_id, table_id, seat_lost.seat, seat_lost.chips
+                        )
+                        table.leaving.discard(seat_lost.seat)
+                        cash_outs.append(_CashOut(table.game, "seat_lost", seat_lost.chips))
+                        log.info(
+                            "seat lost (B5)", player_id=seat_lost.player_id, seat=seat_lost.seat
+                        )
+                for seat in sorted(table.leaving):
+                    cash_outs.append(self._leave(table, seat, "stand_up")[2])
+                table.leaving.clear()
+                table.pending = None
+                table.last_finished = (hand_id, request.SerializeToString(deterministic=True))
+            if request.voided:
+                HANDS_VOIDED.labels(table.game.value).inc()
+                log.info("hand voided")
+            else:
+                HANDS_FINISHED.labels(table.game.value).inc()
+                log.info("hand finished", stacks=stacks)
+        self._count_cash_outs(cash_outs)
+        self._update_gauges()
+        return pb.FinishHandResponse(hands_played=seating.hands_played)
+
+    # ------------------------------------------------------------ audit
+
+    async def GetLedgerTotals(
+        self, request: pb.GetLedgerTotalsRequest, context: Any
+    ) -> pb.LedgerTotals:
+        t = self._store.totals()
+        return pb.LedgerTotals(
+            granted=t.granted,
+            balances=t.balances,
+            at_tables=t.at_tables,
+            ledger_balances=t.ledger_balances,
+            ledger_tables=t.ledger_tables,
+            entries=t.entries,
+        )

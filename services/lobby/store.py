@@ -1,0 +1,293 @@
+"""The lobby's durable state in SQLite (stdlib ``sqlite3``), behind one small class.
+
+Four tables: ``players`` (id, name, SHA-256 of the token, balance), ``tables`` (the
+definition, the ``GameConfig`` as serialized protobuf bytes), ``seats`` (table,
+seat, player, chips, and whether the player stands up after the hand in progress)
+and ``ledger``, one row per money movement with its effect on the balances and on
+the tables:
+
+========= ================ ============== =====================================
+kind      balance_delta    table_delta    when
+========= ================ ============== =====================================
+grant     +amount          0              RegisterPlayer
+buy_in    -amount          +amount        SitDown
+cash_out  +amount          -amount        StandUp, a seat lost (B5), a restart
+hand      0                final - before FinishHand, one row per player dealt in
+========= ================ ============== =====================================
+
+so ``granted == balances + at_tables``, ``balances == sum(balance_delta)`` and
+``at_tables == sum(table_delta)`` always hold (``totals``).  The servicer wraps the
+writes of one RPC in ``transaction()``; the methods never commit on their own.  A
+PostgreSQL store would implement the same methods.  The process is one asyncio
+loop and these calls are short, so they run inline.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    player_id  TEXT PRIMARY KEY,
+    name       TEXT NOT NULL,
+    token_hash BLOB NOT NULL,
+    balance    INTEGER NOT NULL CHECK (balance >= 0),
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    table_id        TEXT PRIMARY KEY,
+    seq             INTEGER NOT NULL UNIQUE,
+    name            TEXT NOT NULL,
+    game            TEXT NOT NULL,
+    config          BLOB NOT NULL,
+    seats           INTEGER NOT NULL,
+    min_buy_in      INTEGER NOT NULL,
+    max_buy_in      INTEGER NOT NULL,
+    action_clock_ms INTEGER NOT NULL,
+    hands_played    INTEGER NOT NULL DEFAULT 0,
+    created_at      REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id  TEXT NOT NULL REFERENCES tables (table_id),
+    seat      INTEGER NOT NULL,
+    player_id TEXT NOT NULL REFERENCES players (player_id),
+    chips     INTEGER NOT NULL CHECK (chips >= 0),
+    leaving   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, seat),
+    UNIQUE (table_id, player_id)
+);
+CREATE TABLE IF NOT EXISTS ledger (
+    entry_id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    at            REAL NOT NULL,
+    kind          TEXT NOT NULL,
+    player_id     TEXT NOT NULL REFERENCES players (player_id),
+    table_id      TEXT,
+    hand_id       TEXT,
+    balance_delta INTEGER NOT NULL,
+    table_delta   INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seats_by_player ON seats (player_id);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    player_id: str
+    name: str
+    token_hash: bytes
+    balance: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    table_id: str
+    name: str
+    game: str  # poker_rules.config.Game value
+    config: bytes  # serialized poker.common.v1.GameConfig
+    seats: int
+    min_buy_in: int
+    max_buy_in: int
+    action_clock_ms: int
+    hands_played: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    table_id: str
+    seat: int
+    player_id: str
+    chips: int
+    leaving: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    granted: int
+    balances: int
+    at_tables: int
+    ledger_balances: int
+    ledger_tables: int
+    entries: int
+
+
+class LobbyStore:
+    """Players, tables, seats and the ledger in one SQLite database."""
+
+    def __init__(self, path: str = ":memory:") -> None:
+        # Autocommit mode: transactions are the explicit BEGIN/COMMIT of transaction().
+        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db.execute("PRAGMA foreign_keys = ON")
+        if path != ":memory:":
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = FULL")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Everything written inside is committed together, or not at all."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # ------------------------------------------------------------ players
+
+    def add_player(self, player_id: str, name: str, token_hash: bytes, grant: int) -> None:
+        now = time.time()
+        self._db.execute(
+            "INSERT INTO players (player_id, name, token_hash, balance, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (player_id, name, token_hash, grant, now),
+        )
+        self._ledger("grant", player_id, None, None, grant, 0)
+
+    def player(self, player_id: str) -> PlayerRow | None:
+        row = self._db.execute(
+            "SELECT player_id, name, token_hash, balance FROM players WHERE player_id = ?",
+            (player_id,),
+        ).fetchone()
+        return None if row is None else PlayerRow(row[0], row[1], bytes(row[2]), row[3])
+
+    def names(self, player_ids: Iterable[str]) -> dict[str, str]:
+        ids = sorted(set(player_ids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self._db.execute(
+            f"SELECT player_id, name FROM players WHERE player_id IN ({marks})", ids
+        )
+        return dict(rows.fetchall())
+
+    def at_tables(self, player_id: str) -> int:
+        row = self._db.execute(
+            "SELECT COALESCE(SUM(chips), 0) FROM seats WHERE player_id = ?", (player_id,)
+        ).fetchone()
+        return int(row[0])
+
+    # ------------------------------------------------------------ tables and seats
+
+    def add_table(self, table: TableRow) -> None:
+        self._db.execute(
+            "INSERT INTO tables (table_id, seq, name, game, config, seats, min_buy_in, "
+            "max_buy_in, action_clock_ms, hands_played, created_at) "
+            "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tables), ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                table.table_id,
+                table.name,
+                table.game,
+                table.config,
+                table.seats,
+                table.min_buy_in,
+                table.max_buy_in,
+                table.action_clock_ms,
+                table.hands_played,
+                time.time(),
+            ),
+        )
+
+    def tables(self) -> list[TableRow]:
+        """Every table, oldest first."""
+        rows = self._db.execute(
+            "SELECT table_id, name, game, config, seats, min_buy_in, max_buy_in, "
+            "action_clock_ms, hands_played FROM tables ORDER BY seq"
+        ).fetchall()
+        return [TableRow(r[0], r[1], r[2], bytes(r[3]), *r[4:]) for r in rows]
+
+    def set_hands_played(self, table_id: str, hands: int) -> None:
+        self._db.execute("UPDATE tables SET hands_played = ? WHERE table_id = ?", (hands, table_id))
+
+    def seats(self) -> list[SeatRow]:
+        rows = self._db.execute(
+            "SELECT table_id, seat, player_id, chips, leaving FROM seats ORDER BY table_id, seat"
+        ).fetchall()
+        return [SeatRow(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
+
+    def buy_in(self, player_id: str, table_id: str, seat: int, chips: int) -> int:
+        """Balance to a new seat; returns the balance after."""
+        self._db.execute(
+            "UPDATE players SET balance = balance - ? WHERE player_id = ?", (chips, player_id)
+        )
+        self._db.execute(
+            "INSERT INTO seats (table_id, seat, player_id, chips) VALUES (?, ?, ?, ?)",
+            (table_id, seat, player_id, chips),
+        )
+        self._ledger("buy_in", player_id, table_id, None, -chips, chips)
+        return self._balance(player_id)
+
+    def cash_out(self, player_id: str, table_id: str, seat: int, chips: int) -> int:
+        """The seat is emptied and ``chips`` (its whole stack) go back to the balance;
+        returns the balance after."""
+        cur = self._db.execute(
+            "DELETE FROM seats WHERE table_id = ? AND seat = ? AND player_id = ? AND chips = ?",
+            (table_id, seat, player_id, chips),
+        )
+        if cur.rowcount != 1:
+            raise RuntimeError(f"seat {table_id}/{seat} of {player_id} with {chips} not stored")
+        self._db.execute(
+            "UPDATE players SET balance = balance + ? WHERE player_id = ?", (chips, player_id)
+        )
+        self._ledger("cash_out", player_id, table_id, None, chips, -chips)
+        return self._balance(player_id)
+
+    def set_leaving(self, table_id: str, seat: int) -> None:
+        self._db.execute(
+            "UPDATE seats SET leaving = 1 WHERE table_id = ? AND seat = ?", (table_id, seat)
+        )
+
+    def hand_result(
+        self, table_id: str, hand_id: str, results: Iterable[tuple[int, str, int, int]]
+    ) -> None:
+        """A finished hand: ``(seat, player_id, before, after)`` for every player
+        dealt in; the stacks change and the ledger records each difference."""
+        for seat, player_id, before, after in results:
+            cur = self._db.execute(
+                "UPDATE seats SET chips = ? WHERE table_id = ? AND seat = ? AND player_id = ? "
+                "AND chips = ?",
+                (after, table_id, seat, player_id, before),
+            )
+            if cur.rowcount != 1:
+                raise RuntimeError(f"seat {table_id}/{seat} of {player_id} not stored as {before}")
+            self._ledger("hand", player_id, table_id, hand_id, 0, after - before)
+
+    # ------------------------------------------------------------ the ledger
+
+    def _balance(self, player_id: str) -> int:
+        row = self._db.execute(
+            "SELECT balance FROM players WHERE player_id = ?", (player_id,)
+        ).fetchone()
+        return int(row[0])
+
+    def _ledger(
+        self,
+        kind: str,
+        player_id: str,
+        table_id: str | None,
+        hand_id: str | None,
+        balance_delta: int,
+        table_delta: int,
+    ) -> None:
+        self._db.execute(
+            "INSERT INTO ledger (at, kind, player_id, table_id, hand_id, balance_delta, "
+            "table_delta) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (time.time(), kind, player_id, table_id, hand_id, balance_delta, table_delta),
+        )
+
+    def totals(self) -> Totals:
+        granted, ledger_balances, ledger_tables, entries = self._db.execute(
+            "SELECT COALESCE(SUM(CASE WHEN kind = 'grant' THEN balance_delta END), 0), "
+            "COALESCE(SUM(balance_delta), 0), COALESCE(SUM(table_delta), 0), COUNT(*) "
+            "FROM ledger"
+        ).fetchone()
+        (balances,) = self._db.execute("SELECT COALESCE(SUM(balance), 0) FROM players").fetchone()
+        (at_tables,) = self._db.execute("SELECT COALESCE(SUM(chips), 0) FROM seats").fetchone()
+        return Totals(granted, balances, at_tables, ledger_balances, ledger_tables, entries)
