@@ -1,0 +1,358 @@
+"""``poker``: the card room from a terminal (``python -m poker_cli ...``).
+
+    poker register NAME [--balance N]          a new player: prints player_id and token
+    poker tables [--game G] [--from lobby|table]
+    poker create-table --game G [--structure S] --small-bet N [...]
+    poker sit TABLE --buy-in N [--seat N]      poker stand TABLE
+    poker watch TABLE [--hands N]              every public event, one line each
+    poker play TABLE                           play your seat from the terminal
+    poker bot TABLE --kind random|station|strength [--hands N] [--seed N]
+
+Credentials: --player/--token, or POKER_PLAYER_ID/POKER_TOKEN.  Addresses: --lobby
+(default 127.0.0.1:50054) and --table (default 127.0.0.1:50055), or POKER_LOBBY /
+POKER_TABLE.  Every call but the streams has a deadline (--timeout, seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
+
+import grpc
+from grpc import aio
+
+from poker.common.v1 import common_pb2 as c
+from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from poker.table.v1 import table_pb2, table_pb2_grpc
+from poker_bots.bots import BOT_KINDS, make_bot
+from poker_bots.sdk import play
+from poker_bots.view import TableView
+
+from .format import format_event, lobby_table_line, money, table_summary_line
+from .play import HumanBot
+
+DEFAULT_LOBBY = "127.0.0.1:50054"  # services/ports.py: lobby 50054
+DEFAULT_TABLE = "127.0.0.1:50055"  # services/ports.py: table 50055
+
+GAMES: dict[str, c.Game.ValueType] = {
+    "stud": c.GAME_STUD,
+    "stud-hilo": c.GAME_STUD_HILO,
+    "hilo": c.GAME_STUD_HILO,
+    "draw": c.GAME_DRAW_7A,
+    "draw-7a": c.GAME_DRAW_7A,
+}
+STRUCTURES: dict[str, c.Structure.ValueType] = {
+    "fixed": c.STRUCTURE_FIXED_LIMIT,
+    "fixed-limit": c.STRUCTURE_FIXED_LIMIT,
+    "pot": c.STRUCTURE_POT_LIMIT,
+    "pot-limit": c.STRUCTURE_POT_LIMIT,
+    "no": c.STRUCTURE_NO_LIMIT,
+    "no-limit": c.STRUCTURE_NO_LIMIT,
+}
+
+
+class UsageError(Exception):
+    """A missing or inconsistent option: printed, exit status 2."""
+
+
+def _common() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    env = os.environ
+    common.add_argument("--lobby", default=env.get("POKER_LOBBY", DEFAULT_LOBBY), help="lobby")
+    common.add_argument("--table", default=env.get("POKER_TABLE", DEFAULT_TABLE), help="table")
+    common.add_argument("--player", default=env.get("POKER_PLAYER_ID", ""), help="player id")
+    common.add_argument("--token", default=env.get("POKER_TOKEN", ""), help="player token")
+    common.add_argument("--timeout", type=float, default=10.0, help="deadline of each call (s)")
+    common.add_argument("-v", "--verbose", action="store_true", help="log the SDK's messages")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common()
+    parser = argparse.ArgumentParser(
+        prog="poker",
+        description="The card room from a terminal.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Run `poker COMMAND -h` for a command's options.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("register", parents=[common], help="register a player")
+    p.add_argument("name")
+    p.add_argument("--balance", type=int, default=0, help="play money (0 = lobby default)")
+
+    p = sub.add_parser("tables", parents=[common], help="list tables")
+    p.add_argument("--game", choices=sorted(GAMES), help="only this game")
+    p.add_argument("--from", dest="source", choices=("lobby", "table"), default="lobby")
+
+    p = sub.add_parser("create-table", parents=[common], help="create a ring table")
+    p.add_argument("--name", default="")
+    p.add_argument("--game", choices=sorted(GAMES), required=True)
+    p.add_argument("--structure", choices=sorted(STRUCTURES), default="fixed", help="draw only")
+    p.add_argument("--ante", type=int, default=0)
+    p.add_argument("--bring-in", type=int, default=0, help="stud only")
+    p.add_argument("--small-bet", type=int, required=True, help="stud small bet; draw big blind")
+    p.add_argument("--big-bet", type=int, default=0, help="default: twice the small bet")
+    p.add_argument("--max-raises", type=int, default=None)
+    p.add_argument("--seats", type=int, default=0, help="default: 8 stud, 5 draw")
+    p.add_argument("--min-buy-in", type=int, default=0, help="default: 20 small bets")
+    p.add_argument("--max-buy-in", type=int, default=0, help="0 = no maximum")
+    p.add_argument("--clock", type=float, default=0.0, help="action clock, seconds (0 = 10)")
+
+    p = sub.add_parser("sit", parents=[common], help="take a seat with a buy-in")
+    p.add_argument("table_id", metavar="TABLE")
+    p.add_argument("--buy-in", type=int, required=True)
+    p.add_argument("--seat", type=int, default=0, help="0 = any free seat")
+
+    p = sub.add_parser("stand", parents=[common], help="leave a table")
+    p.add_argument("table_id", metavar="TABLE")
+
+    p = sub.add_parser("watch", parents=[common], help="watch a table as a spectator")
+    p.add_argument("table_id", metavar="TABLE")
+    p.add_argument("--hands", type=int, default=None, help="stop after N hands")
+
+    p = sub.add_parser("play", parents=[common], help="play your seat from the terminal")
+    p.add_argument("table_id", metavar="TABLE")
+    p.add_argument("--hands", type=int, default=None, help="stop after N hands")
+
+    p = sub.add_parser("bot", parents=[common], help="run a reference bot in your seat")
+    p.add_argument("table_id", metavar="TABLE")
+    p.add_argument("--kind", choices=BOT_KINDS, default="strength")
+    p.add_argument("--hands", type=int, default=None, help="stop after N hands")
+    p.add_argument("--seed", type=int, default=None, help="random bot seed")
+    p.add_argument("--quiet", action="store_true", help="print only the final summary")
+    return parser
+
+
+# ---------------------------------------------------------------------- requests
+
+
+def game_config(args: argparse.Namespace) -> c.GameConfig:
+    """The GameConfig of ``create-table``'s options (defaults filled in)."""
+    game = GAMES[args.game]
+    small = args.small_bet
+    config = c.GameConfig(
+        game=game, ante=args.ante, small_bet=small, big_bet=args.big_bet or 2 * small
+    )
+    if game == c.GAME_DRAW_7A:
+        config.structure = STRUCTURES[args.structure]
+    else:
+        if args.structure not in ("fixed", "fixed-limit"):
+            raise UsageError("the stud games are fixed limit (S1)")
+        config.bring_in = args.bring_in or max(1, small // 2)
+    if args.max_raises is not None:
+        config.max_raises = args.max_raises
+    return config
+
+
+def create_table_request(args: argparse.Namespace) -> lobby_pb2.CreateTableRequest:
+    config = game_config(args)
+    seats = args.seats or (5 if config.game == c.GAME_DRAW_7A else 8)
+    return lobby_pb2.CreateTableRequest(
+        name=args.name,
+        config=config,
+        seats=seats,
+        min_buy_in=args.min_buy_in or 20 * config.small_bet,
+        max_buy_in=args.max_buy_in,
+        action_clock_ms=round(args.clock * 1000),
+    )
+
+
+def _credentials(args: argparse.Namespace) -> tuple[str, str]:
+    if not args.player or not args.token:
+        raise UsageError(
+            "who are you? give --player and --token, or set POKER_PLAYER_ID and POKER_TOKEN "
+            "(poker register NAME prints both)"
+        )
+    return args.player, args.token
+
+
+# ---------------------------------------------------------------------- commands
+
+
+async def cmd_register(args: argparse.Namespace) -> int:
+    async with aio.insecure_channel(args.lobby) as channel:
+        stub = lobby_pb2_grpc.LobbyStub(channel)
+        req = lobby_pb2.RegisterPlayerRequest(name=args.name, initial_balance=args.balance)
+        resp = await stub.RegisterPlayer(req, timeout=args.timeout)
+    player = resp.player
+    print(f"player_id: {player.player_id}")
+    print(f"token:     {resp.token}   (shown once: keep it)")
+    print(f"balance:   {money(player.balance)}")
+    print(f"export POKER_PLAYER_ID={player.player_id} POKER_TOKEN={resp.token}")
+    return 0
+
+
+async def cmd_tables(args: argparse.Namespace) -> int:
+    game = GAMES[args.game] if args.game else c.GAME_UNSPECIFIED
+    lines: list[str]
+    if args.source == "table":
+        async with aio.insecure_channel(args.table) as channel:
+            stub = table_pb2_grpc.TableServiceStub(channel)
+            req = table_pb2.ListTablesRequest(game=game)
+            resp = await stub.ListTables(req, timeout=args.timeout)
+        lines = [table_summary_line(t) for t in resp.tables]
+    else:
+        async with aio.insecure_channel(args.lobby) as channel:
+            lobby = lobby_pb2_grpc.LobbyStub(channel)
+            lreq = lobby_pb2.ListTablesRequest(game=game)
+            lresp = await lobby.ListTables(lreq, timeout=args.timeout)
+        lines = [lobby_table_line(t) for t in lresp.tables]
+    for line in lines:
+        print(line)
+    if not lines:
+        print("no tables")
+    return 0
+
+
+async def cmd_create_table(args: argparse.Namespace) -> int:
+    req = create_table_request(args)
+    async with aio.insecure_channel(args.lobby) as channel:
+        table = await lobby_pb2_grpc.LobbyStub(channel).CreateTable(req, timeout=args.timeout)
+    print(f"table_id: {table.table_id}")
+    print(lobby_table_line(table))
+    return 0
+
+
+async def cmd_sit(args: argparse.Namespace) -> int:
+    player, token = _credentials(args)
+    req = lobby_pb2.SitDownRequest(
+        player_id=player, token=token, table_id=args.table_id, seat=args.seat, buy_in=args.buy_in
+    )
+    async with aio.insecure_channel(args.lobby) as channel:
+        resp = await lobby_pb2_grpc.LobbyStub(channel).SitDown(req, timeout=args.timeout)
+    print(
+        f"seat {resp.seat} at {args.table_id}: stack {money(resp.stack)}, "
+        f"balance {money(resp.balance)}"
+    )
+    return 0
+
+
+async def cmd_stand(args: argparse.Namespace) -> int:
+    player, token = _credentials(args)
+    req = lobby_pb2.StandUpRequest(player_id=player, token=token, table_id=args.table_id)
+    async with aio.insecure_channel(args.lobby) as channel:
+        resp = await lobby_pb2_grpc.LobbyStub(channel).StandUp(req, timeout=args.timeout)
+    if resp.pending:
+        print(f"you leave {args.table_id} after the current hand")
+    else:
+        print(f"left {args.table_id}: {money(resp.returned)} returned")
+    print(f"balance: {money(resp.balance)}")
+    return 0
+
+
+async def cmd_watch(args: argparse.Namespace) -> int:
+    view = TableView(args.table_id)
+    hands = 0
+    async with aio.insecure_channel(args.table) as channel:
+        stub = table_pb2_grpc.TableServiceStub(channel)
+        stream = stub.Watch(table_pb2.WatchRequest(table_id=args.table_id))
+        async for event in stream:
+            view.apply(event)
+            for line in format_event(event, view):
+                print(line, flush=True)
+            hands += sum(1 for e in _flat(event) if e.HasField("hand_finished"))
+            if args.hands is not None and hands >= args.hands:
+                stream.cancel()
+                break
+    return 0
+
+
+def _flat(event: table_pb2.TableEvent) -> list[table_pb2.TableEvent]:
+    if event.HasField("batch"):
+        return [x for inner in event.batch.events for x in _flat(inner)]
+    return [event]
+
+
+async def cmd_play(args: argparse.Namespace) -> int:
+    player, token = _credentials(args)
+    quit_event = asyncio.Event()
+    human = HumanBot(quit_event=quit_event)
+
+    def show(event: table_pb2.TableEvent, view: TableView) -> None:
+        if event.HasField("your_turn"):
+            return  # the bot prints the table and the menu
+        for line in format_event(event, view):
+            print(line, flush=True)
+
+    print("commands: f fold, k check, c call, r N raise to N, d CARDS discard, q quit, ? help")
+    stats = await play(
+        args.table,
+        args.table_id,
+        player,
+        token,
+        human,
+        delivery=table_pb2.DELIVERY_EVERY_EVENT,
+        hands=args.hands,
+        stop=quit_event,
+        on_event=show,
+    )
+    print(f"played {stats.hands} hands; stack {money(stats.final_stack or 0)}")
+    return 0
+
+
+async def cmd_bot(args: argparse.Namespace) -> int:
+    player, token = _credentials(args)
+    bot = make_bot(args.kind, args.seed)
+
+    def show(event: table_pb2.TableEvent, view: TableView) -> None:
+        for line in format_event(event, view):
+            print(line, flush=True)
+
+    stats = await play(
+        args.table,
+        args.table_id,
+        player,
+        token,
+        bot,
+        hands=args.hands,
+        on_event=None if args.quiet else show,
+        seed=args.seed,
+    )
+    print(
+        f"{bot!r}: {stats.hands} hands, {stats.actions} actions, {stats.rejected} rejected, "
+        f"{stats.reconnects} reconnects, stack {money(stats.final_stack or 0)}"
+    )
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, int]]] = {
+    "register": cmd_register,
+    "tables": cmd_tables,
+    "create-table": cmd_create_table,
+    "sit": cmd_sit,
+    "stand": cmd_stand,
+    "watch": cmd_watch,
+    "play": cmd_play,
+    "bot": cmd_bot,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        result: int = asyncio.run(COMMANDS[args.command](args))
+    except UsageError as exc:
+        print(f"poker {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except aio.AioRpcError as exc:
+        code = exc.code()
+        name = code.name if isinstance(code, grpc.StatusCode) else str(code)
+        print(f"poker {args.command}: {name}: {exc.details()}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())
