@@ -1,13 +1,15 @@
 """Run one service as its own process, the way production does: ``python -m``.
 
-The process gets PORT=0 and METRICS_PORT=0, so every test server has fresh ports
-and parallel test workers never collide; the ports are read from the service's
-``serving`` log line.  stdout is drained on a thread (a full pipe would block the
+Used by the main job (``services.stack``), the tests and the benchmarks.  By
+default the process gets PORT=0 and METRICS_PORT=0, so every server has fresh
+ports and parallel test workers never collide; the ports are read from the
+service's ``serving`` log line.  stdout is drained on a thread (a full pipe would block the
 server), and every line is kept for assertions and for failure messages.
 """
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import signal
@@ -21,8 +23,9 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT_S = 30.0
+MAX_LINES = 50_000  # log lines kept per process (the newest)
 
 
 class ServiceProcess:
@@ -30,7 +33,7 @@ class ServiceProcess:
 
     def __init__(self, name: str, env: dict[str, str] | None = None) -> None:
         self.name = name
-        self.lines: list[str] = []
+        self.lines: collections.deque[str] = collections.deque(maxlen=MAX_LINES)
         self._serving = threading.Event()
         self.port = 0
         self.metrics_port = 0

@@ -110,7 +110,8 @@ def state_from_pb(msg: pb.BettingState, field: str = "state") -> tuple[BettingSt
     if msg.HasField("to_act"):
         to_act = _index(msg.to_act, f"{field}.to_act", n)
         actor = players[to_act]
-        if actor.folded or actor.all_in:
+        if actor.folded or (actor.all_in and phase is not Phase.DRAWING):
+            # D6: an all-in player still draws; nobody else who is all-in acts.
             raise InvalidArgumentError(f"{field}.to_act: player {to_act} is folded or all-in")
         if phase is Phase.BETTING and not actor.pending:
             raise InvalidArgumentError(f"{field}.to_act: player {to_act} is not pending")

@@ -1,0 +1,618 @@
+"""One hand, run through the dealer, betting and showdown services.
+
+The runner holds the hand's cards and the betting state the betting service gave
+back last; every rule decision is a downstream call (or the library through
+``poker_wire``), never a rule re-written here.  What happened is recorded as
+facts (``facts``); the table turns them into each viewer's events.
+
+Stud: OpenDeck, deal third street (two down, one up each; S4 burn when the table
+burns), StartRound(0) with the door cards (antes, S5 bring-in), the decisions;
+each later street is dealt (burn, one card to each player still in) and opened
+with StartRound (S6 best board, S7a); seventh street is DealRiver (S11); when the
+betting is closed by all-ins the rest is dealt out without rounds (S12).
+
+Draw 7-A: OpenDeck (G1: the sixes in with five players), StartRound(0) with the
+lobby's blinds (B1-B4) and a five-card deal (D4) side by side, the first round,
+the draw (D6: a burn, then each player's discards replaced by the dealer), the
+second round (D7), the showdown (D9).
+
+The action clock (S10) runs from the ``Turn`` fact: the player's answer must come
+with the turn's ``action_seq`` before the deadline, else ApplyTimeout applies the
+table's timeout policy.  An action the betting service refuses is reported to the
+seat (ActionRejected) and the clock keeps running.
+
+Any other failure of a downstream call raises ``HandVoided`` out of ``run``: the
+table reports the hand voided and the lobby keeps every stack as before it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from poker.betting.v1 import betting_pb2 as bpb
+from poker.common.v1 import common_pb2 as common
+from poker.dealer.v1 import dealer_pb2 as dpb
+from poker.lobby.v1 import lobby_pb2 as lpb
+from poker.showdown.v1 import showdown_pb2 as spb
+from poker_rules import betting as rules_betting
+from poker_wire.betting import action_from_pb, state_from_pb
+from service_kit.errors import ServiceError
+from service_kit.logs import get_logger
+
+from . import facts as f
+from .clients import Downstream
+from .metrics import ACTIONS, DECISION_SECONDS, RIVER_OUTCOMES, TIMEOUTS
+
+STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+DRAW_STREETS = ("pre_draw", "draw", "post_draw")
+SEVENTH = 4
+
+_KIND_NAMES = {v: k.removeprefix("ACTION_KIND_").lower() for k, v in common.ActionKind.items()}
+_GAME_NAMES = {v: k.removeprefix("GAME_").lower() for k, v in common.Game.items()}
+_POLICY_NAMES = {
+    v: k.removeprefix("TIMEOUT_POLICY_").lower() for k, v in common.TimeoutPolicy.items()
+}
+_RIVER_NAMES = {v: k.removeprefix("RIVER_OUTCOME_").lower() for k, v in dpb.RiverOutcome.items()}
+
+Rejection = tuple[grpc.StatusCode, str]
+
+
+class HandVoided(Exception):  # noqa: N818 - an outcome of the hand, named as such
+    """A downstream failure the hand cannot survive: void it (chips as before)."""
+
+
+def game_name(game: int) -> str:
+    name: str = _GAME_NAMES.get(game, "unknown")  # type: ignore[call-overload]
+    return name
+
+
+@dataclass
+class HandResult:
+    """What the table keeps of a finished hand."""
+
+    hand_id: str
+    config: common.GameConfig
+    facts: list[f.Fact]
+    seats: list[int]
+    players: list[str]
+    final_stacks: list[int]
+    voided: bool
+    reveal: dpb.CloseDeckResponse | None
+    rpc_calls: int
+    outcome: str  # "showdown", "uncontested", "voided"
+
+
+@dataclass
+class Hand:
+    """The hand in progress: the runner's state and what reconnects read."""
+
+    table_id: str
+    hand_id: str
+    config: common.GameConfig
+    seats: list[int]  # dealing order (stud from seat 1; draw left of the button)
+    players: list[str]
+    names: list[str]
+    start_stacks: list[int]
+    button_seat: int = 0
+    state: bpb.BettingState = field(default_factory=bpb.BettingState)
+    cards: list[f.PlayerCards] = field(default_factory=list)
+    community_card: str = ""
+    street: int = 0
+    commitment: bytes = b""
+    facts: list[f.Fact] = field(default_factory=list)
+    turn: f.Turn | None = None
+    pots: list[common.Pot] = field(default_factory=list)
+    _offer: common.Action | None = None
+    _arrived: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def is_stud(self) -> bool:
+        return self.config.game != common.GAME_DRAW_7A
+
+    def seat_of(self, player_id: str) -> int:
+        """The player's seat in this hand, 0 when not dealt in."""
+        try:
+            return self.seats[self.players.index(player_id)]
+        except ValueError:
+            return 0
+
+    def index(self, seat: int) -> int:
+        return self.seats.index(seat)
+
+    def offer(
+        self, seat: int, hand_id: str, action_seq: int, action: common.Action
+    ) -> Rejection | None:
+        """A player's answer to their turn: None when taken for the runner, or why
+        it is refused (nothing changes then)."""
+        pre = grpc.StatusCode.FAILED_PRECONDITION
+        if hand_id != self.hand_id:
+            return pre, f"hand {hand_id!r} is not the hand in progress ({self.hand_id})"
+        turn = self.turn
+        if turn is None:
+            return pre, "nobody is to act now; wait for your YourTurn"
+        if seat != turn.seat:
+            return pre, f"it is seat {turn.seat}'s turn, not seat {seat}'s"
+        if action_seq != turn.action_seq:
+            return pre, (
+                f"action_seq {action_seq} is not the current turn's ({turn.action_seq}): "
+                "a late or repeated action is not applied"
+            )
+        if self._offer is not None:
+            return pre, "an action for this turn is already being applied"
+        try:
+            parsed = action_from_pb(action)
+        except ServiceError as error:
+            return grpc.StatusCode.INVALID_ARGUMENT, str(error)
+        if action.kind not in turn.legal.kinds:
+            return pre, (
+                f"{_KIND_NAMES.get(action.kind, 'that action')} is not allowed now; "
+                f"allowed: {turn.legal.description}"
+            )
+        if action.kind == common.ACTION_KIND_DISCARD:
+            held = set(self.cards[self.index(seat)].all())
+            strangers = [c for c in action.cards if c not in held]
+            if strangers or len(set(action.cards)) != len(action.cards):
+                return pre, (
+                    f"discard only cards you hold, each once: you hold {' '.join(sorted(held))}"
+                )
+        del parsed
+        self._offer = action
+        self._arrived.set()
+        return None
+
+
+Emit = Callable[[Hand, f.Fact], None]
+Reject = Callable[[Hand, int, int, grpc.StatusCode, str], None]
+
+
+class HandRunner:
+    """Runs one hand to its end; ``emit`` publishes each fact as it happens."""
+
+    def __init__(
+        self,
+        hand: Hand,
+        downstream: Downstream,
+        *,
+        plan: lpb.NextHandResponse,
+        clock_ms: int,
+        emit: Emit,
+        reject: Reject,
+        preset_order: Sequence[str] = (),
+    ) -> None:
+        self.hand = hand
+        self.ds = downstream
+        self.plan = plan
+        self.clock_s = clock_ms / 1000
+        self._emit = emit
+        self._reject = reject
+        self.preset_order = list(preset_order)
+        self.deck_id = ""
+        self.final_round_opened = False
+        self.uncalled_seat: int | None = None
+        self.uncalled_amount = 0
+        self.game = game_name(hand.config.game)
+        self._calls_before = downstream.calls
+
+    # ------------------------------------------------------------ plumbing
+
+    def emit(self, fact: f.Fact) -> None:
+        self.hand.facts.append(fact)
+        self._emit(self.hand, fact)
+
+    async def call(self, service: str, method: str, request: Any) -> Any:
+        try:
+            return await self.ds.call(service, method, request)
+        except grpc.aio.AioRpcError as error:
+            raise HandVoided(
+                f"{service}.{method}: {error.code().name} {error.details()}"
+            ) from error
+
+    def _take(self, resp: bpb.ApplyActionResponse) -> bpb.ApplyActionResponse:
+        """Keep the state, and the pots and uncalled bet whenever a round ended."""
+        self.hand.state = resp.state
+        if resp.round_complete or resp.hand_complete:
+            self.hand.pots = list(resp.pots)
+            if resp.HasField("uncalled_seat"):
+                self.uncalled_seat = resp.uncalled_seat
+                self.uncalled_amount = resp.uncalled_amount
+            else:
+                self.uncalled_seat, self.uncalled_amount = None, 0
+        return resp
+
+    # ------------------------------------------------------------ the hand
+
+    async def run(self) -> HandResult:
+        """Play the hand; raises HandVoided on a downstream failure (after the
+        facts so far were emitted; the caller voids)."""
+        h = self.hand
+        opened: dpb.OpenDeckResponse = await self.call(
+            "dealer",
+            "OpenDeck",
+            dpb.OpenDeckRequest(
+                game=h.config.game,
+                players=len(h.seats),
+                hand_id=h.hand_id,
+                table_id=h.table_id,
+                preset_order=self.preset_order,
+            ),
+        )
+        self.deck_id = opened.deck_id
+        h.commitment = opened.commitment
+        h.cards = [f.PlayerCards() for _ in h.seats]
+        h.state = bpb.BettingState(
+            config=h.config,
+            phase=bpb.PHASE_BETTING,
+            players=[
+                bpb.PlayerBetting(seat=s, stack=c)
+                for s, c in zip(h.seats, h.start_stacks, strict=True)
+            ],
+        )
+        if h.is_stud:
+            last = await self._stud()
+        else:
+            last = await self._draw()
+        if last.hand_complete:
+            final = [p.stack for p in h.state.players]
+            outcome = "uncontested"
+            awards = list(last.awards)
+        else:
+            awards = await self._showdown()
+            final = self._final_stacks(awards)
+            outcome = "showdown"
+        if sum(final) != sum(h.start_stacks):
+            raise HandVoided(f"chips not conserved: {sum(h.start_stacks)} in, {sum(final)} out")
+        self.emit(
+            f.HandFinished(
+                awards=tuple(awards),
+                seats=tuple(
+                    f.FinalSeat(s, p, c) for s, p, c in zip(h.seats, h.players, final, strict=True)
+                ),
+                uncalled_seat=self.uncalled_seat,
+                uncalled_amount=self.uncalled_amount,
+                voided=False,
+            )
+        )
+        reveal = await self.close_deck()
+        return HandResult(
+            h.hand_id,
+            h.config,
+            h.facts,
+            h.seats,
+            h.players,
+            final,
+            False,
+            reveal,
+            self.ds.calls - self._calls_before,
+            outcome,
+        )
+
+    async def close_deck(self) -> dpb.CloseDeckResponse | None:
+        if not self.deck_id:
+            return None
+        deck_id, self.deck_id = self.deck_id, ""
+        reveal: dpb.CloseDeckResponse = await self.call(
+            "dealer", "CloseDeck", dpb.CloseDeckRequest(deck_id=deck_id)
+        )
+        return reveal
+
+    def _final_stacks(self, awards: Sequence[common.Award]) -> list[int]:
+        h = self.hand
+        final = [p.stack for p in h.state.players]
+        if self.uncalled_seat is not None:
+            final[h.index(self.uncalled_seat)] += self.uncalled_amount
+        for award in awards:
+            final[h.index(award.seat)] += award.amount
+        return final
+
+    # ------------------------------------------------------------ stud
+
+    async def _stud(self) -> bpb.ApplyActionResponse:
+        h = self.hand
+        n = len(h.seats)
+        dealt: dpb.DealResponse = await self.call(
+            "dealer",
+            "Deal",
+            dpb.DealRequest(
+                deck_id=self.deck_id, burn_first=h.config.burn_before_third, count=3 * n
+            ),
+        )
+        c = list(dealt.cards)
+        for i in range(n):
+            h.cards[i].down = [c[i], c[n + i]]
+            h.cards[i].up = [c[2 * n + i]]
+        resp = self._take(
+            await self.call(
+                "betting",
+                "StartRound",
+                bpb.StartRoundRequest(
+                    state=h.state,
+                    street=0,
+                    upcards=[bpb.UpCards(cards=pc.up) for pc in h.cards],
+                ),
+            )
+        )
+        self.emit(
+            f.HandStarted(
+                seats=self._seat_infos(),
+                button_seat=0,
+                posts=self._antes(),
+                commitment=h.commitment,
+            )
+        )
+        self.emit(f.StreetStarted(0, STUD_STREETS[0]))
+        for i, seat in enumerate(h.seats):
+            self.emit(f.Dealt(seat, tuple(h.cards[i].down), up=False))
+        for i, seat in enumerate(h.seats):
+            self.emit(f.Dealt(seat, tuple(h.cards[i].up), up=True))
+        closed = resp.betting_closed
+        while True:
+            if resp.HasField("legal"):
+                resp = await self._decide(resp.legal)
+                if resp.hand_complete:
+                    return resp
+                closed = resp.betting_closed
+                continue
+            if h.street >= SEVENTH:
+                return resp
+            h.street += 1
+            await self._deal_stud_street()
+            if closed:
+                continue
+            resp = self._take(
+                await self.call(
+                    "betting",
+                    "StartRound",
+                    bpb.StartRoundRequest(
+                        state=h.state,
+                        street=h.street,
+                        upcards=[bpb.UpCards(cards=pc.up) for pc in h.cards],
+                    ),
+                )
+            )
+            closed = resp.betting_closed
+            if h.street == SEVENTH and resp.HasField("legal"):
+                self.final_round_opened = True
+
+    def _active(self) -> list[int]:
+        return [i for i, p in enumerate(self.hand.state.players) if not p.folded]
+
+    async def _deal_stud_street(self) -> None:
+        h = self.hand
+        active = self._active()
+        self.emit(f.StreetStarted(h.street, STUD_STREETS[h.street]))
+        if h.street < SEVENTH:
+            dealt: dpb.DealResponse = await self.call(
+                "dealer",
+                "Deal",
+                dpb.DealRequest(deck_id=self.deck_id, burn_first=True, count=len(active)),
+            )
+            for i, card in zip(active, dealt.cards, strict=True):
+                h.cards[i].up.append(card)
+                self.emit(f.Dealt(h.seats[i], (card,), up=True))
+            return
+        river: dpb.DealRiverResponse = await self.call(
+            "dealer",
+            "DealRiver",
+            dpb.DealRiverRequest(
+                deck_id=self.deck_id, players=len(active), procedure=h.config.river_shortage
+            ),
+        )
+        RIVER_OUTCOMES.labels(_RIVER_NAMES.get(river.outcome, "unknown")).inc()
+        if river.community_card:
+            h.community_card = river.community_card
+            self.emit(f.Dealt(0, (), up=True, community_card=river.community_card))
+            return
+        for i, card in zip(active, river.cards, strict=True):
+            h.cards[i].down.append(card)
+            self.emit(f.Dealt(h.seats[i], (card,), up=False))
+
+    # ------------------------------------------------------------ draw
+
+    async def _draw(self) -> bpb.ApplyActionResponse:
+        h = self.hand
+        n = len(h.seats)
+        start = bpb.StartRoundRequest(state=h.state, street=0)
+        if self.plan.posts:
+            start.posts.extend(
+                bpb.ForcedBet(seat=p.seat, amount=p.amount, live=p.live) for p in self.plan.posts
+            )
+            start.big_blind_seat = self.plan.big_blind_seat
+        dealt, opened = await asyncio.gather(
+            self.call("dealer", "Deal", dpb.DealRequest(deck_id=self.deck_id, count=5 * n)),
+            self.call("betting", "StartRound", start),
+        )
+        resp = self._take(opened)
+        c = list(dealt.cards)
+        for i in range(n):
+            h.cards[i].down = [c[i + k * n] for k in range(5)]
+        self.emit(
+            f.HandStarted(
+                seats=self._seat_infos(),
+                button_seat=h.button_seat,
+                posts=(*self._antes(), *self._blinds()),
+                commitment=h.commitment,
+            )
+        )
+        self.emit(f.StreetStarted(0, DRAW_STREETS[0]))
+        for i, seat in enumerate(h.seats):
+            self.emit(f.Dealt(seat, tuple(h.cards[i].down), up=False))
+        burned = False
+        while resp.HasField("legal"):
+            if h.state.phase == bpb.PHASE_DRAWING and not burned:
+                burned = True
+                h.street = 1
+                self.emit(f.StreetStarted(1, DRAW_STREETS[1]))
+                if not h.config.HasField("burn_before_draw") or h.config.burn_before_draw:
+                    await self.call(
+                        "dealer", "Deal", dpb.DealRequest(deck_id=self.deck_id, burn_first=True)
+                    )
+            was_drawing = h.state.phase == bpb.PHASE_DRAWING
+            resp = await self._decide(resp.legal)
+            if resp.hand_complete:
+                return resp
+            if was_drawing and h.state.phase != bpb.PHASE_DRAWING:
+                h.street = 2
+                self.emit(f.StreetStarted(2, DRAW_STREETS[2]))
+                self.final_round_opened = resp.HasField("legal")
+        return resp
+
+    # ------------------------------------------------------------ decisions
+
+    async def _decide(self, legal: common.LegalActions) -> bpb.ApplyActionResponse:
+        """One decision: the turn, the answer or the clock, the betting call."""
+        h = self.hand
+        loop = asyncio.get_running_loop()
+        seat = legal.seat
+        version = h.state.version
+        deadline = loop.time() + self.clock_s
+        turn = f.Turn(seat, version, legal, int((time.time() + self.clock_s) * 1000))
+        h._offer = None
+        h.turn = turn
+        self.emit(turn)
+        while True:
+            remaining = deadline - loop.time()
+            if h._offer is None and remaining > 0:
+                h._arrived.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(h._arrived.wait(), remaining)
+            action = h._offer
+            if action is None:
+                h.turn = None
+                get_logger().info(
+                    "action clock ran out", hand_id=h.hand_id, table_id=h.table_id, seat=seat
+                )
+                resp = await self.call(
+                    "betting",
+                    "ApplyTimeout",
+                    bpb.ApplyTimeoutRequest(state=h.state, version=version),
+                )
+                TIMEOUTS.labels(
+                    self.game, _POLICY_NAMES.get(h.config.timeout_policy, "default")
+                ).inc()
+                return await self._applied(seat, resp, timeout=True)
+            started = time.perf_counter()
+            try:
+                resp = await self.ds.call(
+                    "betting",
+                    "ApplyAction",
+                    bpb.ApplyActionRequest(
+                        state=h.state, action=action, seat=seat, version=version
+                    ),
+                )
+            except grpc.aio.AioRpcError as error:
+                h._offer = None
+                if error.code() in (
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                ):
+                    self._reject(h, seat, version, error.code(), error.details() or "refused")
+                    continue
+                raise HandVoided(f"betting.ApplyAction: {error.code().name}") from error
+            h.turn = None
+            h._offer = None
+            result = await self._applied(seat, resp, timeout=False)
+            DECISION_SECONDS.observe(time.perf_counter() - started)
+            return result
+
+    async def _applied(
+        self, seat: int, resp: bpb.ApplyActionResponse, *, timeout: bool
+    ) -> bpb.ApplyActionResponse:
+        """Record an applied action (a draw: replace the cards first)."""
+        h = self.hand
+        i = h.index(seat)
+        self._take(resp)
+        action = resp.applied
+        ACTIONS.labels(self.game, _KIND_NAMES.get(action.kind, "all_in_protection")).inc()
+        if action.kind == common.ACTION_KIND_DISCARD:
+            received: list[str] = []
+            if action.cards:
+                drawn: dpb.DrawResponse = await self.call(
+                    "dealer", "Draw", dpb.DrawRequest(deck_id=self.deck_id, discards=action.cards)
+                )
+                received = list(drawn.cards)
+                hand_cards = h.cards[i].down
+                for old, new in zip(action.cards, received, strict=True):
+                    hand_cards[hand_cards.index(old)] = new
+            self.emit(f.DrawTaken(seat, tuple(action.cards), tuple(received)))
+            return resp
+        self.emit(
+            f.ActionTaken(
+                seat,
+                action,
+                timeout,
+                h.state.players[i].stack,
+                tuple(resp.pots) if resp.round_complete else (),
+            )
+        )
+        return resp
+
+    # ------------------------------------------------------------ showdown
+
+    async def _showdown(self) -> list[common.Award]:
+        h = self.hand
+        state, _ = state_from_pb(h.state)
+        first, all_show = rules_betting.showdown_start(state, self.final_round_opened)
+        settled: spb.SettleResponse = await self.call(
+            "showdown",
+            "Settle",
+            spb.SettleRequest(
+                config=h.config,
+                hands=[
+                    spb.SeatHand(seat=seat, cards=pc.all(), folded=p.folded)
+                    for seat, pc, p in zip(h.seats, h.cards, h.state.players, strict=True)
+                ],
+                community_card=h.community_card,
+                pots=h.pots,
+                first_to_show_seat=h.seats[first] if first is not None else 0,
+                all_show=all_show,
+            ),
+        )
+        evaluations = {e.seat: e for e in settled.evaluations}
+        mucked = set(settled.mucked_seats)
+        shown = []
+        for seat in settled.show_order:
+            e = evaluations.get(seat)
+            cards = h.cards[h.index(seat)].all()
+            if h.community_card:
+                cards.append(h.community_card)
+            shown.append(
+                f.Shown(
+                    seat,
+                    tuple(cards),
+                    e.high.description if e is not None and e.HasField("high") else "",
+                    e.low.description if e is not None and e.HasField("low") else "",
+                    seat in mucked,
+                )
+            )
+        self.emit(f.Showdown(tuple(shown)))
+        return list(settled.awards)
+
+    # ------------------------------------------------------------ helpers
+
+    def _seat_infos(self) -> tuple[f.SeatInfo, ...]:
+        h = self.hand
+        return tuple(
+            f.SeatInfo(s, p, n, c)
+            for s, p, n, c in zip(h.seats, h.players, h.names, h.start_stacks, strict=True)
+        )
+
+    def _antes(self) -> tuple[f.Post, ...]:
+        h = self.hand
+        if not h.config.ante:
+            return ()
+        return tuple(
+            f.Post(seat, min(h.config.ante, stack), "ante")
+            for seat, stack in zip(h.seats, h.start_stacks, strict=True)
+        )
+
+    def _blinds(self) -> tuple[f.Post, ...]:
+        return tuple(
+            f.Post(p.seat, p.amount, "blind" if p.live else "dead") for p in self.plan.posts
+        )

@@ -1,0 +1,50 @@
+"""The table service's domain metrics (the gRPC ones come from service_kit)."""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+HANDS_STARTED = Counter("table_hands_started", "Hands started, by game.", ("game",))
+HANDS_FINISHED = Counter(
+    "table_hands_finished",
+    "Hands finished, by game and how (showdown, uncontested, voided).",
+    ("game", "outcome"),
+)
+ACTIONS = Counter(
+    "table_actions", "Decisions applied, by game and kind (timeouts included).", ("game", "kind")
+)
+TIMEOUTS = Counter(
+    "table_timeouts", "Action clocks run out (S10), by game and policy.", ("game", "policy")
+)
+ACTIONS_REJECTED = Counter(
+    "table_actions_rejected", "Player actions refused, by status code.", ("code",)
+)
+RIVER_OUTCOMES = Counter(
+    "table_river_outcomes", "Seventh streets served, by S11 outcome.", ("outcome",)
+)
+POT_SIZE = Histogram(
+    "table_pot_size_chips",
+    "Chips awarded per finished hand, by game.",
+    ("game",),
+    buckets=(10, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 100_000, 1_000_000),
+)
+DECISION_SECONDS = Histogram(
+    "table_decision_seconds",
+    "From a player's action arriving to the next turn being sent (the table's cost).",
+    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
+)
+DOWNSTREAM_CALLS = Counter(
+    "table_downstream_calls",
+    "Calls to other services, by service and method.",
+    ("service", "method"),
+)
+DOWNSTREAM_FAILURES = Counter(
+    "table_downstream_failures",
+    "Failed calls to other services, by service, method and status.",
+    ("service", "method", "code"),
+)
+STREAM_MESSAGES = Counter(
+    "table_stream_messages", "Messages sent on player and spectator streams.", ("kind",)
+)
+TABLES = Gauge("table_tables_running", "Tables this replica runs.")
+CONNECTED = Gauge("table_connected_streams", "Open player and spectator streams.", ("kind",))

@@ -1,0 +1,479 @@
+"""One table: its hand loop, its viewers' streams, its finished hands.
+
+The loop asks the lobby for the next hand (``NextHand``: who is dealt in, the
+button and the blinds), runs it (``hand.HandRunner``), keeps its history and
+reports the final stacks (``FinishHand``).  A report the lobby did not take is
+retried before anything else, so a hand is never forgotten nor reported twice
+(the lobby's NextHand returns the same pending hand until it is reported).
+
+Viewers are subscribers: one per player (a newer connection replaces the older,
+which is how a reconnect works) and any number of spectators.  Each fact of the
+hand goes through ``facts.view`` for each viewer, the only way an event is made.
+``DELIVERY_ON_TURN`` subscribers get their events gathered into one EventBatch
+when they must act or the hand ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+from collections.abc import Sequence
+
+import grpc
+
+from poker.dealer.v1 import dealer_pb2 as dpb
+from poker.lobby.v1 import lobby_pb2 as lpb
+from poker.table.v1 import table_pb2 as pb
+from service_kit.errors import FailedPreconditionError, NotFoundError
+from service_kit.logs import get_logger
+
+from . import facts as f
+from .clients import Downstream
+from .hand import Hand, HandResult, HandRunner, HandVoided, game_name
+from .metrics import (
+    ACTIONS_REJECTED,
+    HANDS_FINISHED,
+    HANDS_STARTED,
+    POT_SIZE,
+    STREAM_MESSAGES,
+)
+
+QUEUE_LIMIT = 2_000  # events waiting for a slow reader before it is disconnected
+
+
+class Subscriber:
+    """One open stream: a player's (``player_id``) or a spectator's (None)."""
+
+    def __init__(self, player_id: str | None, delivery: int) -> None:
+        self.player_id = player_id
+        self.on_turn = delivery == pb.DELIVERY_ON_TURN
+        self.queue: asyncio.Queue[pb.TableEvent | None] = asyncio.Queue()
+        self.buffer: list[pb.TableEvent] = []
+        self.viewer = f.Viewer()
+        self.hand_id = ""
+        self.seq = 0
+        self.ended: tuple[grpc.StatusCode, str] | None = None
+
+    def _push(self, event: pb.TableEvent) -> None:
+        if self.ended is not None:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.end(grpc.StatusCode.RESOURCE_EXHAUSTED, "the stream is not being read")
+            return
+        STREAM_MESSAGES.labels("batch" if event.HasField("batch") else "event").inc()
+        self.queue.put_nowait(event)
+
+    def _flush(self) -> None:
+        if not self.buffer:
+            return
+        if len(self.buffer) == 1:
+            self._push(self.buffer[0])
+        else:
+            self._push(pb.TableEvent(batch=pb.EventBatch(events=self.buffer)))
+        self.buffer = []
+
+    def deliver(self, event: pb.TableEvent, *, urgent: bool) -> None:
+        """A hand event; ``urgent`` ones (the seat's turn, the hand's end) flush a
+        DELIVERY_ON_TURN buffer."""
+        if not self.on_turn:
+            self._push(event)
+            return
+        self.buffer.append(event)
+        if urgent:
+            self._flush()
+
+    def direct(self, event: pb.TableEvent) -> None:
+        """Snapshot, Pong, ActionRejected: sent now, after anything buffered."""
+        if self.on_turn:
+            self.buffer.append(event)
+            self._flush()
+        else:
+            self._push(event)
+
+    def end(self, code: grpc.StatusCode, message: str) -> None:
+        """Close the stream with a status (replaced by a newer connection, too slow)."""
+        if self.ended is None:
+            self.ended = (code, message)
+            self.buffer = []
+            self.queue.put_nowait(None)
+
+
+class TableRuntime:
+    """A lobby table, run by this table-service replica."""
+
+    def __init__(
+        self,
+        info: lpb.Table,
+        downstream: Downstream,
+        *,
+        idle_poll_s: float,
+        hand_pause_s: float,
+        history_hands: int,
+    ) -> None:
+        self.info = info
+        self.table_id = info.table_id
+        self.ds = downstream
+        self.idle_poll_s = idle_poll_s
+        self.hand_pause_s = hand_pause_s
+        self.hand: Hand | None = None
+        self.players: dict[str, Subscriber] = {}
+        self.spectators: set[Subscriber] = set()
+        self.history: collections.deque[HandResult] = collections.deque(maxlen=history_hands)
+        self.hands_played = 0
+        self.preset_order: list[str] = []
+        self.unreported: lpb.FinishHandRequest | None = None
+        self.last_finished: f.HandFinished | None = None
+        self.log = get_logger().bind(table_id=self.table_id)
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def clock_ms(self) -> int:
+        return self.info.action_clock_ms or 10_000
+
+    # ------------------------------------------------------------ the hand loop
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name=f"table {self.table_id}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for sub in [*self.players.values(), *self.spectators]:
+            sub.end(grpc.StatusCode.UNAVAILABLE, "the table service is shutting down")
+
+    async def _loop(self) -> None:
+        while True:
+            if self.unreported is not None and not await self._report(self.unreported):
+                await asyncio.sleep(self.idle_poll_s)
+                continue
+            try:
+                plan: lpb.NextHandResponse = await self.ds.call(
+                    "lobby", "NextHand", lpb.NextHandRequest(table_id=self.table_id)
+                )
+            except grpc.aio.AioRpcError as error:
+                self.log.warning("next hand failed", code=error.code().name)
+                await asyncio.sleep(self.idle_poll_s)
+                continue
+            if not plan.play:
+                await asyncio.sleep(self.idle_poll_s)
+                continue
+            await self._play(plan)
+            if self.hand_pause_s:
+                await asyncio.sleep(self.hand_pause_s)
+
+    async def _play(self, plan: lpb.NextHandResponse) -> None:
+        hand = Hand(
+            table_id=self.table_id,
+            hand_id=plan.hand_id,
+            config=self.info.config,
+            seats=[s.seat for s in plan.dealt_in],
+            players=[s.player_id for s in plan.dealt_in],
+            names=[s.name for s in plan.dealt_in],
+            start_stacks=[s.stack for s in plan.dealt_in],
+            button_seat=plan.button_seat,
+        )
+        preset, self.preset_order = self.preset_order, []
+        runner = HandRunner(
+            hand,
+            self.ds,
+            plan=plan,
+            clock_ms=self.clock_ms,
+            emit=self._emit,
+            reject=self._reject,
+            preset_order=preset,
+        )
+        game = game_name(hand.config.game)
+        log = self.log.bind(hand_id=hand.hand_id)
+        HANDS_STARTED.labels(game).inc()
+        self.hand = hand
+        try:
+            result = await runner.run()
+        except HandVoided as error:
+            log.warning("hand voided", reason=str(error))
+            result = await self._void(runner, hand)
+        except asyncio.CancelledError:
+            await asyncio.shield(self._void(runner, hand, report=True))
+            raise
+        finally:
+            self.hand = None
+        self.history.append(result)
+        self.hands_played += 1
+        HANDS_FINISHED.labels(game, result.outcome).inc()
+        if not result.voided:
+            POT_SIZE.labels(game).observe(_won(result))
+        log.info("hand finished", outcome=result.outcome, rpc_calls=result.rpc_calls)
+        request = lpb.FinishHandRequest(
+            table_id=self.table_id,
+            hand_id=hand.hand_id,
+            voided=result.voided,
+            final_stacks=[
+                lpb.SeatInfo(seat=s, player_id=p, stack=c)
+                for s, p, c in zip(result.seats, result.players, result.final_stacks, strict=True)
+            ],
+        )
+        await self._report(request)
+
+    async def _void(self, runner: HandRunner, hand: Hand, *, report: bool = False) -> HandResult:
+        """The hand cannot finish: everyone keeps the stack they had before it."""
+        reveal: dpb.CloseDeckResponse | None = None
+        with contextlib.suppress(HandVoided):
+            reveal = await runner.close_deck()
+        hand.turn = None
+        runner.emit(
+            f.HandFinished(
+                awards=(),
+                seats=tuple(
+                    f.FinalSeat(s, p, c)
+                    for s, p, c in zip(hand.seats, hand.players, hand.start_stacks, strict=True)
+                ),
+                uncalled_seat=None,
+                uncalled_amount=0,
+                voided=True,
+            )
+        )
+        result = HandResult(
+            hand.hand_id,
+            hand.config,
+            hand.facts,
+            hand.seats,
+            hand.players,
+            list(hand.start_stacks),
+            True,
+            reveal,
+            0,
+            "voided",
+        )
+        if report:
+            await self._report(
+                lpb.FinishHandRequest(table_id=self.table_id, hand_id=hand.hand_id, voided=True)
+            )
+        return result
+
+    async def _report(self, request: lpb.FinishHandRequest) -> bool:
+        try:
+            await self.ds.call("lobby", "FinishHand", request)
+        except grpc.aio.AioRpcError as error:
+            if error.code() == grpc.StatusCode.FAILED_PRECONDITION:
+                # The lobby no longer has this hand pending (already taken): done.
+                self.log.error("finish hand refused", hand_id=request.hand_id, why=error.details())
+                self.unreported = None
+                return True
+            self.log.warning("finish hand not reported yet", code=error.code().name)
+            self.unreported = request
+            return False
+        self.unreported = None
+        return True
+
+    # ------------------------------------------------------------ viewers
+
+    def _emit(self, hand: Hand, fact: f.Fact) -> None:
+        """Send one fact to every viewer, as ``facts.view`` builds it for each."""
+        if isinstance(fact, f.HandFinished):
+            self.last_finished = fact
+        urgent = isinstance(fact, f.Turn | f.HandFinished)
+        for sub in [*self.players.values(), *self.spectators]:
+            if sub.hand_id != hand.hand_id:
+                sub.hand_id = hand.hand_id
+                sub.seq = 0
+                sub.viewer = f.Viewer(hand.seat_of(sub.player_id) if sub.player_id else f.SPECTATOR)
+            if not f.visible(fact, sub.viewer):
+                continue
+            sub.seq += 1
+            event = f.view(
+                fact, sub.viewer, seq=sub.seq, table_id=self.table_id, hand_id=hand.hand_id
+            )
+            sub.deliver(event, urgent=urgent)
+
+    def _reject(
+        self, hand: Hand, seat: int, action_seq: int, code: grpc.StatusCode, message: str
+    ) -> None:
+        player = hand.players[hand.index(seat)]
+        sub = self.players.get(player)
+        if sub is not None:
+            self.send_rejection(sub, action_seq, code, message)
+
+    def send_rejection(
+        self, sub: Subscriber, action_seq: int, code: grpc.StatusCode, message: str
+    ) -> None:
+        ACTIONS_REJECTED.labels(code.name).inc()
+        sub.direct(
+            pb.TableEvent(
+                table_id=self.table_id,
+                hand_id=self.hand.hand_id if self.hand else "",
+                action_rejected=pb.ActionRejected(
+                    action_seq=action_seq, code=code.value[0], message=message
+                ),
+            )
+        )
+
+    def join(self, player_id: str | None, delivery: int) -> Subscriber:
+        """A new stream; a player's replaces their older one (reconnect)."""
+        sub = Subscriber(player_id, delivery)
+        if player_id is None:
+            self.spectators.add(sub)
+        else:
+            old = self.players.get(player_id)
+            if old is not None:
+                old.end(grpc.StatusCode.ABORTED, "replaced by a newer connection of this player")
+            self.players[player_id] = sub
+        hand = self.hand
+        if hand is not None:
+            sub.hand_id = hand.hand_id
+            sub.viewer = f.Viewer(hand.seat_of(player_id) if player_id else f.SPECTATOR)
+            sub.seq = f.visible_count(hand.facts, sub.viewer)
+        sub.direct(pb.TableEvent(table_id=self.table_id, snapshot=self.snapshot(player_id)))
+        return sub
+
+    def leave(self, sub: Subscriber) -> None:
+        if sub.player_id is None:
+            self.spectators.discard(sub)
+        elif self.players.get(sub.player_id) is sub:
+            del self.players[sub.player_id]
+
+    def submit(self, sub: Subscriber, msg: pb.PlayerAction) -> None:
+        """A player's action from their stream: to the hand, or refused to them."""
+        assert sub.player_id is not None
+        hand = self.hand
+        if hand is None:
+            refusal = (grpc.StatusCode.FAILED_PRECONDITION, "no hand is in progress")
+        else:
+            seat = hand.seat_of(sub.player_id)
+            if not seat:
+                refusal = (
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    f"you are not dealt into hand {hand.hand_id}",
+                )
+            else:
+                refused = hand.offer(seat, msg.hand_id, msg.action_seq, msg.action)
+                if refused is None:
+                    return
+                refusal = refused
+        self.send_rejection(sub, msg.action_seq, *refusal)
+
+    # ------------------------------------------------------------ state and history
+
+    def snapshot(self, player_id: str | None) -> pb.Snapshot:
+        """Everything ``player_id`` (None: a spectator) may know about the table now."""
+        snap = pb.Snapshot(table_id=self.table_id, config=self.info.config)
+        hand = self.hand
+        if hand is None:
+            if self.last_finished is not None:
+                snap.seats.extend(
+                    pb.SeatView(seat=s.seat, player_id=s.player_id, stack=s.stack)
+                    for s in self.last_finished.seats
+                )
+            return snap
+        seat = hand.seat_of(player_id) if player_id else 0
+        viewer = f.Viewer(seat)
+        snap.hand_id = hand.hand_id
+        snap.your_seat = seat
+        snap.street = hand.street
+        snap.button_seat = hand.button_seat
+        snap.community_card = hand.community_card
+        snap.deck_commitment = hand.commitment
+        snap.event_seq = f.visible_count(hand.facts, viewer)
+        snap.pots.extend(hand.pots)
+        players = hand.state.players
+        for i, s in enumerate(hand.seats):
+            cards = hand.cards[i] if i < len(hand.cards) else f.PlayerCards()
+            p = players[i] if i < len(players) else None
+            view = pb.SeatView(
+                seat=s,
+                player_id=hand.players[i],
+                name=hand.names[i],
+                stack=p.stack if p is not None else hand.start_stacks[i],
+                bet=p.bet if p is not None else 0,
+                in_hand=not p.folded if p is not None else True,
+                all_in=p.all_in if p is not None else False,
+                upcards=cards.up,
+            )
+            if s == seat:
+                view.own_cards.extend(cards.down)
+            else:
+                view.down_cards = len(cards.down)
+            snap.seats.append(view)
+        turn = hand.turn
+        if turn is not None:
+            snap.to_act_seat = turn.seat
+            if turn.seat == seat:
+                snap.your_turn.CopyFrom(
+                    pb.YourTurn(
+                        action_seq=turn.action_seq,
+                        legal=turn.legal,
+                        deadline_unix_ms=turn.deadline_unix_ms,
+                    )
+                )
+        return snap
+
+    def histories(self, player_id: str | None, hand_id: str, limit: int) -> list[pb.HandHistory]:
+        """Finished hands as ``player_id`` may see them (S12: a participant sees the
+        called hands that were mucked)."""
+        if hand_id:
+            chosen = [r for r in self.history if r.hand_id == hand_id]
+            if not chosen:
+                raise NotFoundError(f"hand {hand_id!r} is not in table {self.table_id}'s history")
+        else:
+            chosen = list(self.history)[-limit:]
+        out = []
+        for result in chosen:
+            seat = 0
+            if player_id is not None and player_id in result.players:
+                seat = result.seats[result.players.index(player_id)]
+            viewer = f.Viewer(seat, participant_after_hand=bool(seat))
+            out.append(
+                pb.HandHistory(
+                    hand_id=result.hand_id,
+                    config=result.config,
+                    events=f.views(
+                        result.facts, viewer, table_id=self.table_id, hand_id=result.hand_id
+                    ),
+                )
+            )
+        return out
+
+    def reveal(self, hand_id: str) -> pb.DeckReveal:
+        for result in self.history:
+            if result.hand_id == hand_id:
+                r = result.reveal
+                if r is None:
+                    raise FailedPreconditionError(f"hand {hand_id!r} has no reveal (voided early)")
+                return pb.DeckReveal(
+                    scheme=r.scheme,
+                    commitment=r.commitment,
+                    order=r.order,
+                    salt=r.salt,
+                    reshuffle_seed=r.reshuffle_seed,
+                    hand_id=r.hand_id,
+                    preset=r.preset,
+                    log=r.log,
+                )
+        raise NotFoundError(f"hand {hand_id!r} is not in table {self.table_id}'s history")
+
+    def summary(self) -> pb.TableSummary:
+        return pb.TableSummary(
+            table_id=self.table_id,
+            name=self.info.name,
+            config=self.info.config,
+            seats=self.info.seats,
+            players=len(self.hand.seats) if self.hand else len(self.info.occupied),
+            action_clock_ms=self.clock_ms,
+            hands_played=self.hands_played,
+            current_hand_id=self.hand.hand_id if self.hand else "",
+        )
+
+    def set_preset(self, order: Sequence[str]) -> None:
+        self.preset_order = list(order)
+
+
+def _won(result: HandResult) -> int:
+    """Chips awarded in a finished hand (the pot, uncalled bets excluded)."""
+    for fact in reversed(result.facts):
+        if isinstance(fact, f.HandFinished):
+            return sum(a.amount for a in fact.awards)
+    return 0
+
+
+__all__ = ["Subscriber", "TableRuntime"]

@@ -1,0 +1,275 @@
+"""The TableService gRPC surface, and the set of tables this replica runs.
+
+Players authenticate through the lobby (``Authenticate``: player id + secret
+token); a stream is then bound to that player, so a seat can only ever be acted
+for by its owner.  Requests are validated before anything is looked up
+(INVALID_ARGUMENT), unknown tables and hands are NOT_FOUND, a wrong token is
+PERMISSION_DENIED, and actions out of turn or with a stale ``action_seq`` come
+back on the stream as ActionRejected (FAILED_PRECONDITION) and change nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import zlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+
+from poker.lobby.v1 import lobby_pb2 as lpb
+from poker.table.v1 import table_pb2 as pb
+from poker.table.v1 import table_pb2_grpc as pb_grpc
+from poker_wire import card_list, check_count, check_id
+from service_kit.errors import (
+    FailedPreconditionError,
+    InvalidArgumentError,
+    NotFoundError,
+    PermissionDeniedError,
+)
+from service_kit.logs import get_logger
+
+from .clients import Downstream
+from .metrics import CONNECTED, TABLES
+from .runtime import Subscriber, TableRuntime
+
+MAX_TOKEN_LENGTH = 128
+_LOBBY_CODES = {
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,
+    grpc.StatusCode.NOT_FOUND: NotFoundError,
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidArgumentError,
+}
+
+
+class TableManager:
+    """The lobby's tables that this replica runs (``shard`` of ``shards``)."""
+
+    def __init__(
+        self,
+        downstream: Downstream,
+        *,
+        discovery_s: float,
+        idle_poll_s: float,
+        hand_pause_s: float,
+        history_hands: int,
+        shard: int = 0,
+        shards: int = 1,
+    ) -> None:
+        self.ds = downstream
+        self.discovery_s = discovery_s
+        self.idle_poll_s = idle_poll_s
+        self.hand_pause_s = hand_pause_s
+        self.history_hands = history_hands
+        self.shard = shard
+        self.shards = shards
+        self.tables: dict[str, TableRuntime] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.log = get_logger()
+
+    def mine(self, table_id: str) -> bool:
+        return zlib.crc32(table_id.encode()) % self.shards == self.shard
+
+    async def refresh(self) -> None:
+        """Start a runtime for every new lobby table of this shard."""
+        listed: lpb.ListTablesResponse = await self.ds.call(
+            "lobby", "ListTables", lpb.ListTablesRequest()
+        )
+        for info in listed.tables:
+            runtime = self.tables.get(info.table_id)
+            if runtime is not None:
+                runtime.info = info
+            elif self.mine(info.table_id):
+                runtime = TableRuntime(
+                    info,
+                    self.ds,
+                    idle_poll_s=self.idle_poll_s,
+                    hand_pause_s=self.hand_pause_s,
+                    history_hands=self.history_hands,
+                )
+                self.tables[info.table_id] = runtime
+                runtime.start()
+                self.log.info("table started", table_id=info.table_id, name=info.name)
+        TABLES.set(len(self.tables))
+
+    async def _discover(self) -> None:
+        while True:
+            try:
+                await self.refresh()
+            except grpc.aio.AioRpcError as error:
+                self.log.warning("lobby tables not listed", code=error.code().name)
+            await asyncio.sleep(self.discovery_s)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._discover(), name="table discovery")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await asyncio.gather(*(t.stop() for t in self.tables.values()))
+        await self.ds.close()
+
+    async def get(self, table_id: str) -> TableRuntime:
+        """The runtime of ``table_id``; a table created a moment ago is found by
+        asking the lobby again."""
+        check_id(table_id, "table_id")
+        runtime = self.tables.get(table_id)
+        if runtime is None:
+            with contextlib.suppress(grpc.aio.AioRpcError):
+                await self.refresh()
+            runtime = self.tables.get(table_id)
+        if runtime is None:
+            raise NotFoundError(
+                f"no table {table_id!r} is run here; ListTables shows those that are"
+            )
+        return runtime
+
+
+class TableServicer(pb_grpc.TableServiceServicer):
+    def __init__(self, manager: TableManager, *, allow_presets: bool, audit_token: str) -> None:
+        self.manager = manager
+        self.allow_presets = allow_presets
+        self.audit_token = audit_token
+
+    async def _authenticate(self, player_id: str, token: str, table_id: str) -> None:
+        check_id(player_id, "player_id")
+        if not token or len(token) > MAX_TOKEN_LENGTH:
+            raise InvalidArgumentError(f"token is required, 1..{MAX_TOKEN_LENGTH} characters")
+        try:
+            await self.manager.ds.call(
+                "lobby",
+                "Authenticate",
+                lpb.AuthenticateRequest(player_id=player_id, token=token, table_id=table_id),
+            )
+        except grpc.aio.AioRpcError as error:
+            kind = _LOBBY_CODES.get(error.code())
+            if kind is None:
+                raise
+            raise kind(error.details() or "refused by the lobby") from None
+
+    # ------------------------------------------------------------ streams
+
+    async def Play(
+        self, request_iterator: AsyncIterator[pb.PlayerMessage], context: Any
+    ) -> AsyncIterator[pb.TableEvent]:
+        first = await anext(aiter(request_iterator), None)
+        if first is None or not first.HasField("join"):
+            raise InvalidArgumentError("the first message must be a Join (table, player, token)")
+        join = first.join
+        check_count(join.delivery, "join.delivery", 0, max(pb.Delivery.values()))
+        runtime = await self.manager.get(join.table_id)
+        await self._authenticate(join.player_id, join.token, join.table_id)
+        sub = runtime.join(join.player_id, join.delivery)
+        CONNECTED.labels("player").inc()
+        reader = asyncio.create_task(self._read(runtime, sub, request_iterator))
+        try:
+            async for event in _drain(sub):
+                yield event
+        finally:
+            reader.cancel()
+            runtime.leave(sub)
+            CONNECTED.labels("player").dec()
+        if sub.ended is not None:
+            await context.abort(*sub.ended)
+
+    async def _read(
+        self,
+        runtime: TableRuntime,
+        sub: Subscriber,
+        request_iterator: AsyncIterator[pb.PlayerMessage],
+    ) -> None:
+        try:
+            async for msg in request_iterator:
+                if msg.HasField("action"):
+                    runtime.submit(sub, msg.action)
+                elif msg.HasField("ping"):
+                    sub.direct(
+                        pb.TableEvent(table_id=runtime.table_id, pong=pb.Pong(nonce=msg.ping.nonce))
+                    )
+                else:
+                    runtime.send_rejection(
+                        sub,
+                        0,
+                        grpc.StatusCode.INVALID_ARGUMENT,
+                        "after the Join, send actions or pings only",
+                    )
+        except (asyncio.CancelledError, grpc.aio.AioRpcError):
+            return
+        sub.end(grpc.StatusCode.OK, "")
+
+    async def Watch(self, request: pb.WatchRequest, context: Any) -> AsyncIterator[pb.TableEvent]:
+        runtime = await self.manager.get(request.table_id)
+        sub = runtime.join(None, pb.DELIVERY_EVERY_EVENT)
+        CONNECTED.labels("spectator").inc()
+        try:
+            async for event in _drain(sub):
+                yield event
+        finally:
+            runtime.leave(sub)
+            CONNECTED.labels("spectator").dec()
+
+    # ------------------------------------------------------------ unary
+
+    async def GetState(self, request: pb.GetStateRequest, context: Any) -> pb.Snapshot:
+        runtime = await self.manager.get(request.table_id)
+        await self._authenticate(request.player_id, request.token, request.table_id)
+        return runtime.snapshot(request.player_id)
+
+    async def ListTables(
+        self, request: pb.ListTablesRequest, context: Any
+    ) -> pb.ListTablesResponse:
+        check_count(request.game, "game", 0, 3)
+        return pb.ListTablesResponse(
+            tables=[
+                t.summary()
+                for t in self.manager.tables.values()
+                if not request.game or t.info.config.game == request.game
+            ]
+        )
+
+    async def GetHandHistory(
+        self, request: pb.GetHandHistoryRequest, context: Any
+    ) -> pb.GetHandHistoryResponse:
+        limit = check_count(request.limit, "limit", 0, 100) or 20
+        if request.hand_id:
+            check_id(request.hand_id, "hand_id")
+        runtime = await self.manager.get(request.table_id)
+        player: str | None = None
+        if request.player_id or request.token:
+            await self._authenticate(request.player_id, request.token, request.table_id)
+            player = request.player_id
+        return pb.GetHandHistoryResponse(hands=runtime.histories(player, request.hand_id, limit))
+
+    async def GetDeckReveal(self, request: pb.GetDeckRevealRequest, context: Any) -> pb.DeckReveal:
+        check_id(request.hand_id, "hand_id")
+        if not self.audit_token or not hmac.compare_digest(
+            request.audit_token.encode(), self.audit_token.encode()
+        ):
+            raise PermissionDeniedError(
+                "deck reveals are for auditors: a valid audit_token is required"
+            )
+        runtime = await self.manager.get(request.table_id)
+        return runtime.reveal(request.hand_id)
+
+    async def PresetNextDeck(
+        self, request: pb.PresetNextDeckRequest, context: Any
+    ) -> pb.PresetNextDeckResponse:
+        if not self.allow_presets:
+            raise FailedPreconditionError(
+                "preset decks are off: start the table service with TABLE_ALLOW_PRESET_DECKS=1"
+            )
+        card_list(request.order, "order", most=52)
+        runtime = await self.manager.get(request.table_id)
+        runtime.set_preset(request.order)
+        return pb.PresetNextDeckResponse()
+
+
+async def _drain(sub: Subscriber) -> AsyncIterator[pb.TableEvent]:
+    while True:
+        event = await sub.queue.get()
+        if event is None:
+            return
+        yield event
