@@ -92,7 +92,7 @@ class ServiceProcess:
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"{self.name} did not start:\n{self.log}")
         with grpc.insecure_channel(self.target) as channel:
-            stub = health_pb2_grpc.HealthStub(channel)
+            stub: Any = health_pb2_grpc.HealthStub(channel)  # grpc_health ships no stubs
             while True:
                 try:
                     reply = stub.Check(health_pb2.HealthCheckRequest(), timeout=1)
