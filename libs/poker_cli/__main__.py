@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--from", dest="source", choices=("lobby", "table"), default="lobby")
 
     p = sub.add_parser("create-table", parents=[common], help="create a ring table")
-    p.add_argument("--name", default="")
+    p.add_argument("--name", default="", help="default: game and stakes")
     p.add_argument("--game", choices=sorted(GAMES), required=True)
     p.add_argument("--structure", choices=sorted(STRUCTURES), default="fixed", help="draw only")
     p.add_argument("--ante", type=int, default=0)
@@ -153,8 +153,9 @@ def game_config(args: argparse.Namespace) -> c.GameConfig:
 def create_table_request(args: argparse.Namespace) -> lobby_pb2.CreateTableRequest:
     config = game_config(args)
     seats = args.seats or (5 if config.game == c.GAME_DRAW_7A else 8)
+    name = args.name or f"{args.game} {config.small_bet}/{config.big_bet}"
     return lobby_pb2.CreateTableRequest(
-        name=args.name,
+        name=name,
         config=config,
         seats=seats,
         min_buy_in=args.min_buy_in or 20 * config.small_bet,

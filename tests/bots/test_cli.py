@@ -77,7 +77,7 @@ def test_create_table_request() -> None:
     req = create_table_request(args)
     assert req.config.game == c.GAME_DRAW_7A and req.config.structure == c.STRUCTURE_NO_LIMIT
     assert req.config.big_bet == 200 and req.seats == 5 and req.min_buy_in == 2_000
-    assert req.action_clock_ms == 2_500
+    assert req.action_clock_ms == 2_500 and req.name == "draw 100/200"
     args = build_parser().parse_args(
         [
             "create-table",
