@@ -172,8 +172,8 @@ class TableServicer(pb_grpc.TableServiceServicer):
             reader.cancel()
             runtime.leave(sub)
             CONNECTED.labels("player").dec()
-        if sub.ended is not None:
-            await context.abort(*sub.ended)
+        if sub.ended is not None and sub.ended[0] != grpc.StatusCode.OK:
+            await context.abort(*sub.ended)  # OK (the player half-closed): a plain end
 
     async def _read(
         self,
