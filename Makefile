@@ -19,7 +19,7 @@ PROTOS := $(sort $(wildcard protos/poker/*/v1/*.proto))
 PROTO_OUT := libs/poker
 PROTO_STAMP := $(PROTO_OUT)/.generated
 
-.PHONY: help setup compile protos purepython test lint typecheck unit deploy-check bench run lock clean
+.PHONY: help setup compile protos purepython test lint typecheck unit deploy-check bench run selfplay lock clean
 
 help:
 	@echo "make run    - play hands of every game with reference bots"
@@ -83,7 +83,13 @@ test: lint typecheck deploy-check unit
 bench: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 	$(PY) -m bench.run
 
+# The main job: the five services as processes on 127.0.0.1 (ports 50051-50055),
+# reference bots playing 200 hands at a table of each game; ARGS="--hands 500".
 run: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
+	$(PY) -m services.room $(ARGS)
+
+# The rules library alone: random hands of every game in this process.
+selfplay: $(STAMP) $(COMPILE_STAMP)
 	$(PY) -m services.selfplay
 
 lock: $(STAMP)

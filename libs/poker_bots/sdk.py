@@ -290,8 +290,10 @@ class _Session:
         self.validate = validate
         self.view = TableView(join.table_id)
         self.stats = PlayStats()
-        self.answered: int | None = None  # action_seq answered for the pending turn
-        self.fell_back: int | None = None  # action_seq a fallback was sent for
+        # (hand_id, action_seq) answered / fallen back for: action_seq restarts at 0
+        # every hand, so the hand id is part of what identifies a turn.
+        self.answered: tuple[str, int] | None = None
+        self.fell_back: tuple[str, int] | None = None
         self.call: aio.StreamStreamCall[table_pb2.PlayerMessage, table_pb2.TableEvent] | None
         self.call = None
         self.write_lock = asyncio.Lock()
@@ -400,7 +402,7 @@ class _Session:
             self.finish("hands")
             return
         turn = view.turn
-        if turn is not None and turn.action_seq != self.answered:
+        if turn is not None and (view.hand_id, turn.action_seq) != self.answered:
             await self.take_turn(turn)
 
     async def rejected(self, rej: table_pb2.ActionRejected) -> None:
@@ -416,9 +418,10 @@ class _Session:
             rej.message,
         )
         turn = self.view.turn
-        if turn is None or rej.action_seq != turn.action_seq or self.fell_back == rej.action_seq:
+        key = (self.view.hand_id, rej.action_seq)
+        if turn is None or rej.action_seq != turn.action_seq or self.fell_back == key:
             return
-        self.fell_back = turn.action_seq
+        self.fell_back = key
         stats.fallbacks += 1
         await self.send(turn, safest(turn.legal))
 
@@ -450,7 +453,7 @@ class _Session:
         await self.send(turn, action)
 
     async def send(self, turn: table_pb2.YourTurn, action: Action) -> None:
-        self.answered = turn.action_seq
+        self.answered = (self.view.hand_id, turn.action_seq)
         self.stats.actions += 1
         await self.write(
             table_pb2.PlayerMessage(

@@ -325,3 +325,27 @@ def test_helpers() -> None:
     assert safest(bring).kind == c.ACTION_KIND_BRING_IN
     draw = c.LegalActions(seat=1, max_discards=2, kinds=[c.ACTION_KIND_DISCARD])
     assert choose(draw, c.ACTION_KIND_DISCARD, cards=["As", "As", "Kd", "7c"]).cards == ["As", "Kd"]
+
+
+def test_the_same_action_seq_in_the_next_hand_is_a_new_turn() -> None:
+    """action_seq restarts every hand: a turn is (hand_id, action_seq), so the turn
+    with the number answered in the previous hand is still answered (found playing
+    the real table service: the bot sat out its turn until the clock ran out)."""
+
+    async def script(conn: Conn) -> AsyncIterator[t.TableEvent]:
+        yield batch(snapshot(STUD, ME, [seat(1), seat(2)], hand=""), *deal_events())
+        yield conn.turn_event(MENU, 1)
+        act, rejected = await conn.expect_action()
+        assert rejected is None and (act.hand_id, act.action_seq) == ("h1", 1)
+        yield finished({1: 1_050, 2: 950})
+        conn.hand_id = "h2"
+        yield ev(1, "h2", hand_started=t.HandStarted(seats=[seat(1), seat(2)]))
+        yield conn.turn_event(MENU, 1)
+        act, rejected = await conn.expect_action()
+        assert rejected is None and (act.hand_id, act.action_seq) == ("h2", 1)
+        yield ev(9, "h2", hand_finished=t.HandFinished(seats=[seat(1), seat(2)]))
+        await asyncio.sleep(10)
+
+    fake = FakeTable(script)
+    stats = run(fake, hands=2)
+    assert stats.hands == 2 and stats.actions == 2 and len(fake.accepted) == 2

@@ -1,0 +1,367 @@
+"""The main job: the whole card room on this machine, with reference bots playing.
+
+``python -m services.room`` (``make run``):
+
+1. starts every service as its own process on 127.0.0.1 (``services.stack``), on
+   the documented ports (services/ports.py) so the CLI can join in
+   (``python -m poker_cli watch TABLE``), the lobby on an embedded SQLite file;
+2. creates one table per game: Seven Card Stud, Stud Hi-Lo, and Five Card Draw
+   7-A in fixed, pot and no limit;
+3. registers reference bots (random, calling station, hand strength), connects
+   each to its table's stream and seats it with a buy-in;
+4. plays until every table has played ``--hands`` hands, printing progress; a
+   bot that goes broke rebuys from its balance between hands;
+5. stands everyone up, checks the chips: every chip bought in is back in a
+   balance, to the unit, and the lobby's ledger agrees; stops the services
+   (SIGTERM) and checks each exited cleanly.
+
+Exit status 0 only when every table reached its hands and every check passed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import grpc
+
+from poker.common.v1 import common_pb2 as common
+from poker.lobby.v1 import lobby_pb2 as lpb
+from poker.lobby.v1 import lobby_pb2_grpc
+from poker.table.v1 import table_pb2 as tpb
+from poker.table.v1 import table_pb2_grpc
+from poker_bots import make_bot, play
+
+from .stack import Stack
+
+BOT_MIX = ("random", "station", "strength")
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    label: str
+    config: common.GameConfig
+    seats: int
+
+
+def table_specs() -> list[TableSpec]:
+    """One table per game and structure, with the room's stakes (in chips)."""
+
+    def stud(game: common.Game.ValueType) -> common.GameConfig:
+        return common.GameConfig(game=game, ante=5, bring_in=10, small_bet=20, big_bet=40)
+
+    def draw(structure: common.Structure.ValueType) -> common.GameConfig:
+        return common.GameConfig(
+            game=common.GAME_DRAW_7A, structure=structure, small_bet=20, big_bet=40
+        )
+
+    return [
+        TableSpec("Seven Card Stud", stud(common.GAME_STUD), 6),
+        TableSpec("Stud Hi-Lo 8", stud(common.GAME_STUD_HILO), 6),
+        TableSpec("7-A Draw fixed limit", draw(common.STRUCTURE_FIXED_LIMIT), 5),
+        TableSpec("7-A Draw pot limit", draw(common.STRUCTURE_POT_LIMIT), 5),
+        TableSpec("7-A Draw no limit", draw(common.STRUCTURE_NO_LIMIT), 5),
+    ]
+
+
+@dataclass
+class Seat:
+    player_id: str
+    token: str
+    kind: str
+
+
+@dataclass
+class RoomTable:
+    spec: TableSpec
+    table_id: str = ""
+    seats: list[Seat] = field(default_factory=list)
+    hands: int = 0
+
+
+@dataclass
+class Tally:
+    bought_in: int = 0
+    rebuys: int = 0
+
+
+class Room:
+    """The bots' side of the main job: tables, players, rebuys, the final checks."""
+
+    def __init__(
+        self,
+        lobby: lobby_pb2_grpc.LobbyAsyncStub,
+        table: table_pb2_grpc.TableServiceAsyncStub,
+    ) -> None:
+        self.lobby = lobby
+        self.table = table
+        self.tables: list[RoomTable] = []
+        self.tally = Tally()
+        self.buy_in = 2_000
+        self.balance = 100_000
+
+    async def create(self, specs: Sequence[TableSpec], clock_ms: int) -> None:
+        for spec in specs:
+            table: lpb.Table = await self.lobby.CreateTable(
+                lpb.CreateTableRequest(
+                    name=spec.label,
+                    config=spec.config,
+                    seats=spec.seats,
+                    min_buy_in=self.buy_in // 2,
+                    max_buy_in=self.buy_in * 5,
+                    action_clock_ms=clock_ms,
+                )
+            )
+            room_table = RoomTable(spec, table.table_id)
+            for n in range(spec.seats):
+                kind = BOT_MIX[n % len(BOT_MIX)]
+                reply: lpb.RegisterPlayerResponse = await self.lobby.RegisterPlayer(
+                    lpb.RegisterPlayerRequest(
+                        name=f"{kind}-{len(self.tables) + 1}{n + 1}", initial_balance=self.balance
+                    )
+                )
+                room_table.seats.append(Seat(reply.player.player_id, reply.token, kind))
+            self.tables.append(room_table)
+
+    async def seat_everyone(self) -> None:
+        for t in self.tables:
+            for seat in t.seats:
+                await self.lobby.SitDown(
+                    lpb.SitDownRequest(
+                        player_id=seat.player_id,
+                        token=seat.token,
+                        table_id=t.table_id,
+                        buy_in=self.buy_in,
+                    )
+                )
+                self.tally.bought_in += self.buy_in
+
+    async def rebuy_broke(self) -> None:
+        """A bot with no chips left stands up and sits down again with a buy-in."""
+        for t in self.tables:
+            info: lpb.Table = await self.lobby.GetTable(lpb.GetTableRequest(table_id=t.table_id))
+            broke = {s.player_id for s in info.occupied if s.stack == 0}
+            for seat in t.seats:
+                if seat.player_id not in broke:
+                    continue
+                stood: lpb.StandUpResponse = await self.lobby.StandUp(
+                    lpb.StandUpRequest(
+                        player_id=seat.player_id, token=seat.token, table_id=t.table_id
+                    )
+                )
+                if stood.pending:
+                    continue
+                await self.lobby.SitDown(
+                    lpb.SitDownRequest(
+                        player_id=seat.player_id,
+                        token=seat.token,
+                        table_id=t.table_id,
+                        buy_in=self.buy_in,
+                    )
+                )
+                self.tally.bought_in += self.buy_in
+                self.tally.rebuys += 1
+
+    async def progress(self) -> None:
+        listed: tpb.ListTablesResponse = await self.table.ListTables(tpb.ListTablesRequest())
+        played = {s.table_id: s.hands_played for s in listed.tables}
+        for t in self.tables:
+            t.hands = played.get(t.table_id, t.hands)
+
+    async def stand_everyone(self) -> None:
+        """Everyone leaves; a player still in a hand leaves when it ends."""
+        pending = [(t, s) for t in self.tables for s in t.seats]
+        deadline = time.monotonic() + 30
+        while pending and time.monotonic() < deadline:
+            still = []
+            for t, seat in pending:
+                try:
+                    reply: lpb.StandUpResponse = await self.lobby.StandUp(
+                        lpb.StandUpRequest(
+                            player_id=seat.player_id, token=seat.token, table_id=t.table_id
+                        )
+                    )
+                except grpc.aio.AioRpcError as error:
+                    if error.code() == grpc.StatusCode.FAILED_PRECONDITION:
+                        continue  # not seated (already left)
+                    raise
+                if reply.pending:
+                    still.append((t, seat))
+            pending = still
+            if pending:
+                await asyncio.sleep(0.2)
+
+    async def holdings(self) -> int:
+        """What the bots hold now: balances plus chips still at tables."""
+        total = 0
+        for t in self.tables:
+            for seat in t.seats:
+                player: lpb.Player = await self.lobby.GetPlayer(
+                    lpb.GetPlayerRequest(player_id=seat.player_id, token=seat.token)
+                )
+                total += player.balance + player.at_tables
+        return total
+
+
+async def run(args: argparse.Namespace) -> int:
+    db = args.db or os.path.join(tempfile.mkdtemp(prefix="cardroom-"), "lobby.sqlite3")
+    print(f"starting the room: five services on 127.0.0.1 ({args.ports} ports), lobby db {db}")
+    stack = Stack(
+        ports=args.ports,
+        env={"lobby": {"LOBBY_DB": db}},
+    )
+    stack.start()
+    exit_codes: dict[str, int] = {}
+    ok = True
+    try:
+        for name, process in stack.processes.items():
+            print(f"  {name:<9} gRPC {process.target:<16} metrics :{process.metrics_port}")
+        ok = await _play(stack, args)
+    finally:
+        exit_codes = stack.stop()
+    clean = all(code == 0 for code in exit_codes.values())
+    print("services stopped:", ", ".join(f"{n} exit {c}" for n, c in exit_codes.items()))
+    return 0 if ok and clean else 1
+
+
+async def _play(stack: Stack, args: argparse.Namespace) -> bool:
+    specs = table_specs()
+    async with (
+        grpc.aio.insecure_channel(stack.target("lobby")) as lobby_channel,
+        grpc.aio.insecure_channel(stack.target("table")) as table_channel,
+    ):
+        room = Room(
+            lobby_pb2_grpc.LobbyStub(lobby_channel), table_pb2_grpc.TableServiceStub(table_channel)
+        )
+        await room.create(specs, args.clock_ms)
+        await _wait_for_tables(room)
+        stop = asyncio.Event()
+        bots = [
+            asyncio.create_task(
+                play(
+                    table_channel,
+                    t.table_id,
+                    seat.player_id,
+                    seat.token,
+                    make_bot(seat.kind, seed=args.seed + i),
+                    stop=stop,
+                )
+            )
+            for t in room.tables
+            for i, seat in enumerate(t.seats)
+        ]
+        await asyncio.sleep(0.3)  # the streams join before the first hand is dealt
+        await room.seat_everyone()
+        print(
+            f"{sum(len(t.seats) for t in room.tables)} bots seated at {len(room.tables)} tables; "
+            f"playing {args.hands} hands per table"
+        )
+        started = time.monotonic()
+        last_print = 0.0
+        while True:
+            await room.progress()
+            if all(t.hands >= args.hands for t in room.tables):
+                break
+            if any(b.done() and b.exception() for b in bots):
+                break
+            if time.monotonic() - started > args.timeout:
+                print(f"timeout after {args.timeout} s")
+                break
+            await room.rebuy_broke()
+            if time.monotonic() - last_print >= 2:
+                last_print = time.monotonic()
+                print("  " + "  ".join(f"{t.spec.label}: {t.hands}" for t in room.tables))
+            await asyncio.sleep(0.25)
+        elapsed = time.monotonic() - started
+        await room.stand_everyone()
+        stop.set()
+        results = await asyncio.gather(*bots, return_exceptions=True)
+        errors = [r for r in results if isinstance(r, BaseException)]
+        await room.progress()
+        totals: lpb.LedgerTotals = await room.lobby.GetLedgerTotals(lpb.GetLedgerTotalsRequest())
+        held = await room.holdings()
+    return _report(room, elapsed, args.hands, errors, totals, held)
+
+
+async def _wait_for_tables(room: Room) -> None:
+    """Until the table service runs every table the lobby has (discovery)."""
+    wanted = {t.table_id for t in room.tables}
+    for _ in range(100):
+        listed: tpb.ListTablesResponse = await room.table.ListTables(tpb.ListTablesRequest())
+        if wanted <= {s.table_id for s in listed.tables}:
+            return
+        await asyncio.sleep(0.1)
+    raise RuntimeError("the table service did not pick up the lobby's tables")
+
+
+def _report(
+    room: Room,
+    elapsed: float,
+    target: int,
+    errors: list[BaseException],
+    totals: lpb.LedgerTotals,
+    held: int,
+) -> bool:
+    hands = sum(t.hands for t in room.tables)
+    print(f"\nplayed {hands} hands in {elapsed:.1f} s ({hands / max(elapsed, 1e-9):.1f} hands/s)")
+    for t in room.tables:
+        mark = "ok" if t.hands >= target else f"SHORT of {target}"
+        print(f"  {t.spec.label:<22} {t.hands:>6} hands  {mark}")
+    granted = sum(len(t.seats) for t in room.tables) * room.balance
+    tally = room.tally
+    # Everyone has left: what the bots hold beyond what they never bought in with
+    # is what came back from the tables.
+    returned = held - (granted - tally.bought_in)
+    print(
+        f"chips: bought in {tally.bought_in} ({tally.rebuys} rebuys), returned to balances "
+        f"{returned}, left on tables {totals.at_tables}"
+    )
+    print(
+        f"balances: granted {granted}, held now {held}; lobby ledger: granted {totals.granted} = "
+        f"balances {totals.balances} + at tables {totals.at_tables}"
+    )
+    checks = {
+        "every table reached its hands": all(t.hands >= target for t in room.tables),
+        "chips returned == chips bought in, to the unit": returned == tally.bought_in,
+        "nothing left on the tables": totals.at_tables == 0,
+        "the bots hold exactly what they were granted": held == granted,
+        "ledger: granted == balances + at tables": totals.granted
+        == totals.balances + totals.at_tables,
+        "no bot failed": not errors,
+    }
+    for what, passed in checks.items():
+        print(f"  [{'x' if passed else ' '}] {what}")
+    for error in errors[:3]:
+        print(f"  bot error: {error!r}")
+    return all(checks.values())
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m services.room", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--hands", type=int, default=200, help="hands per table (default 200)")
+    parser.add_argument(
+        "--clock-ms", type=int, default=5_000, help="action clock per decision (S10; default 5000)"
+    )
+    parser.add_argument(
+        "--ports",
+        choices=("fixed", "free"),
+        default="fixed",
+        help="fixed: the documented ports 50051-50055 (default); free: any free ports",
+    )
+    parser.add_argument("--db", default="", help="lobby SQLite file (default: a fresh temp file)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random bots")
+    parser.add_argument("--timeout", type=float, default=900, help="give up after this many s")
+    args = parser.parse_args(argv)
+    sys.exit(asyncio.run(run(args)))
+
+
+if __name__ == "__main__":
+    main()
