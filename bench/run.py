@@ -4,7 +4,8 @@ Each figure is one key.  Anchors (eval7, treys, PokerKit, the bare gRPC ceiling)
 measured in the same run on the same machine, and the ratios against them are
 written beside the raw rates, so the numbers compare like with like.
 
-``python -m bench.run --only grpc`` (or ``--only evaluators,hands``) re-measures a
+``python -m bench.run --only grpc`` (or ``--only evaluators,hands``, ``--only stack``:
+the full-stack benchmark, bench/stack.py, about 45 s) re-measures a
 subset: its keys are updated in the existing results.json and the others are kept
 (so they then come from different runs; plain ``make bench`` measures everything
 again).  ``--no-write`` prints the figures without touching results.json.
@@ -20,7 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from bench import evaluators, grpc_ceiling, hands
+from bench import evaluators, grpc_ceiling, hands, stack
 
 RESULTS = Path(__file__).with_name("results.json")
 
@@ -29,6 +30,7 @@ GROUPS: dict[str, Callable[[], Mapping[str, float]]] = {
     "evaluators": evaluators.run,
     "hands": hands.run,
     "grpc": grpc_ceiling.run,
+    "stack": stack.run,  # the whole card room with bots; its own ceiling run inside
 }
 
 

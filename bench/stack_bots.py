@@ -1,0 +1,219 @@
+"""The full-stack benchmark's bots: many ``RandomBot``s in one process of their own.
+
+``python -m bench.stack_bots`` is started by ``bench.stack``; it reads a JSON spec
+as the first line of stdin::
+
+    {"target": "127.0.0.1:PORT", "channels": 1,
+     "bots": [{"table_id": "...", "player_id": "...", "token": "...", "seed": 1}, ...]}
+
+and plays every bot with ``poker_bots.sdk.play`` (``DELIVERY_ON_TURN``) over
+``channels`` shared grpc.aio channels.  Then it speaks in lines:
+
+- stdout ``{"event": "connected", "bots": N}`` once every bot has its Snapshot (the
+  bots are connected before they are seated, so they see the first hand whole);
+- stdin ``measure``: the measurement window starts now (figures so far dropped);
+- stdin ``stop`` (or stdin's end): the window ends, the bots leave their streams,
+  and stdout gets one ``{"event": "results", ...}`` line; exit code 0 when every
+  bot ended because it was asked to.
+
+Turn latency, measured here, on the bots' side of the wire: for each action a bot
+sends, the time until the next ``YourTurn`` of any bot of that table arrives (or
+its ``HandFinished``, when the action ended the hand).  The clock starts when the
+bot's ``act`` returns, just before the SDK writes the action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from grpc import aio
+
+from poker.common.v1 import common_pb2
+from poker.table.v1 import table_pb2
+from poker_bots import PlayStats, RandomBot, TableView, play
+
+CONNECT_TIMEOUT_S = 30.0
+STOP_TIMEOUT_S = 10.0
+
+
+@dataclass
+class Window:
+    """The measurement window: latencies and counts taken inside it."""
+
+    open: bool = False
+    started: float = 0.0
+    ended: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    hands_seen: int = 0  # HandFinished events received by all bots
+    actions: int = 0
+    events: int = 0
+    snapshots: int = 0
+
+
+class TableClock:
+    """One table's pending action: when it was sent."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self) -> None:
+        self.pending: float | None = None
+
+
+class TimedBot:
+    """A ``RandomBot`` that starts its table's clock when it has decided."""
+
+    def __init__(self, seed: int, clock: TableClock, window: Window) -> None:
+        self.inner = RandomBot(seed)
+        self.clock = clock
+        self.window = window
+
+    def act(self, view: TableView, legal: common_pb2.LegalActions) -> common_pb2.Action:
+        action = self.inner.act(view, legal)
+        self.clock.pending = time.perf_counter()
+        if self.window.open:
+            self.window.actions += 1
+        return action
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float:
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+async def _stdin() -> asyncio.StreamReader:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    return reader
+
+
+async def _commands(stdin: asyncio.StreamReader, window: Window, stop: asyncio.Event) -> None:
+    """stdin lines: ``measure`` opens the window, ``stop`` (or EOF) ends everything."""
+    while True:
+        line = (await stdin.readline()).decode().strip()
+        if line == "measure":
+            window.latencies.clear()
+            window.hands_seen = window.actions = window.events = 0
+            window.started = time.perf_counter()
+            window.open = True
+        elif line == "stop" or not line:
+            if window.open:
+                window.ended = time.perf_counter()
+                window.open = False
+            stop.set()
+            return
+
+
+async def run() -> dict[str, Any]:
+    stdin = await _stdin()
+    spec: dict[str, Any] = json.loads(await stdin.readline())
+    bots: list[dict[str, Any]] = spec["bots"]
+    window = Window()
+    stop = asyncio.Event()
+    connected = asyncio.Event()
+    joined: set[str] = set()
+    clocks: dict[str, TableClock] = {b["table_id"]: TableClock() for b in bots}
+    channels = [aio.insecure_channel(spec["target"]) for _ in range(max(1, spec["channels"]))]
+
+    def hook_for(player_id: str, clock: TableClock) -> Any:
+        def on_event(event: table_pb2.TableEvent, view: TableView) -> None:
+            kind = event.WhichOneof("event")
+            now = time.perf_counter()
+            if window.open:
+                window.events += 1
+            if kind in {"your_turn", "hand_finished"}:
+                sent = clock.pending
+                if sent is not None:
+                    clock.pending = None
+                    if window.open:
+                        window.latencies.append(now - sent)
+                if kind == "hand_finished" and window.open:
+                    window.hands_seen += 1
+            elif kind == "snapshot":
+                if window.open:
+                    window.snapshots += 1
+                if player_id not in joined:
+                    joined.add(player_id)
+                    if len(joined) == len(bots):
+                        connected.set()
+
+        return on_event
+
+    tasks = [
+        asyncio.create_task(
+            play(
+                channels[i % len(channels)],
+                b["table_id"],
+                b["player_id"],
+                b["token"],
+                TimedBot(int(b["seed"]), clocks[b["table_id"]], window),
+                delivery=table_pb2.DELIVERY_ON_TURN,
+                stop=stop,
+                on_event=hook_for(b["player_id"], clocks[b["table_id"]]),
+                max_reconnects=0,
+            )
+        )
+        for i, b in enumerate(bots)
+    ]
+    commands = asyncio.create_task(_commands(stdin, window, stop))
+    waiter = asyncio.create_task(connected.wait())
+    done, _ = await asyncio.wait(
+        [waiter, *tasks], timeout=CONNECT_TIMEOUT_S, return_when=asyncio.FIRST_COMPLETED
+    )
+    if waiter in done:
+        print(json.dumps({"event": "connected", "bots": len(bots)}), flush=True)
+    else:
+        waiter.cancel()
+        stop.set()  # a bot failed to connect, or the connections took too long
+    await stop.wait()
+    outcomes = await asyncio.wait_for(
+        asyncio.gather(*tasks, return_exceptions=True), STOP_TIMEOUT_S
+    )
+    commands.cancel()
+    for channel in channels:
+        await channel.close()
+
+    stats = [o for o in outcomes if isinstance(o, PlayStats)]
+    errors = [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
+    latencies = sorted(window.latencies)
+    span = (window.ended or time.perf_counter()) - window.started if window.started else 0.0
+    return {
+        "event": "results",
+        "bots": len(bots),
+        "connected": connected.is_set(),
+        "window_s": span,
+        "latency_samples": len(latencies),
+        "latency_p50_ms": statistics.median(latencies) * 1000 if latencies else 0.0,
+        "latency_p99_ms": _percentile(latencies, 0.99) * 1000 if latencies else 0.0,
+        "latency_max_ms": latencies[-1] * 1000 if latencies else 0.0,
+        "hands_seen": window.hands_seen,
+        "actions": window.actions,
+        "events": window.events,
+        "snapshots_in_window": window.snapshots,
+        "hands_total": sum(s.hands for s in stats),
+        "actions_total": sum(s.actions for s in stats),
+        "rejected": sum(s.rejected for s in stats),
+        "fallbacks": sum(s.fallbacks for s in stats),
+        "bot_errors": sum(s.bot_errors for s in stats),
+        "reconnects": sum(s.reconnects for s in stats),
+        "busted": sum(1 for s in stats if s.final_stack == 0),
+        "stopped_by": sorted({s.stopped_by for s in stats}),
+        "errors": errors[:10],
+        "clean": not errors and all(s.stopped_by == "stop" for s in stats),
+    }
+
+
+def main() -> int:
+    results = asyncio.run(run())
+    print(json.dumps(results), flush=True)
+    return 0 if results["clean"] and results["connected"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
