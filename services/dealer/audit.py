@@ -55,8 +55,10 @@ def _replay(deck: Deck, op: pb.DeckOperation) -> list[str]:
             problems.append(f"community card {community!r}, logged {op.community_card!r}")
         return problems
     if kind == "draw":
+        burned = [card_str(deck.burn())] if op.draw.burn_first else []
         new, reshuffled = deck.draw([parse_card(c) for c in op.draw.discards])
         problems = _compare([card_str(c) for c in new], expected, "drawn")
+        problems += _compare(burned, list(op.burned), "burned")
         if reshuffled != op.reshuffled:
             problems.append(f"reshuffled {reshuffled}, logged {op.reshuffled}")
         return problems

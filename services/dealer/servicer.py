@@ -72,6 +72,8 @@ class DealerServicer(pb_grpc.DealerServicer):
                     f"preset_order must be a permutation of the {len(cards)}-card deck of "
                     f"{game.value} with {players} players (G1)"
                 )
+        if request.HasField("first_deal"):
+            self._check_deal(request.first_deal, len(cards), "first_deal.")
         deck, secrets = open_deck(cards, preset)
         entry = self._store.add(
             deck, secrets, game=game, hand_id=hand_id, table_id=table_id, preset=preset is not None
@@ -79,26 +81,36 @@ class DealerServicer(pb_grpc.DealerServicer):
         DECKS_OPENED.labels(game.value, str(entry.preset).lower()).inc()
         with bound_contextvars(hand_id=hand_id, table_id=table_id):
             log.info("deck opened", deck_id=entry.deck_id, cards=len(cards), preset=entry.preset)
-        return pb.OpenDeckResponse(
+        response = pb.OpenDeckResponse(
             deck_id=entry.deck_id,
             commitment=secrets.commitment,
             scheme=SCHEME,
             cards=len(cards),
             preset=entry.preset,
         )
+        if request.HasField("first_deal"):
+            response.first_deal.CopyFrom(self._deal(entry, request.first_deal, "first_deal."))
+        return response
 
     def _entry(self, deck_id: str) -> DeckEntry:
         return self._store.get(check_id(deck_id, "deck_id"))
 
     async def Deal(self, request: pb.DealRequest, context: Any) -> pb.DealResponse:
-        entry = self._entry(request.deck_id)
-        count = check_count(request.count, "count", 0, MAX_DEAL)
-        deck = entry.deck
+        return self._deal(self._entry(request.deck_id), request)
+
+    @staticmethod
+    def _check_deal(request: pb.DealRequest, remaining: int, field: str) -> int:
+        count = check_count(request.count, f"{field}count", 0, MAX_DEAL)
         needed = count + (1 if request.burn_first else 0)
-        if needed > deck.remaining:
+        if needed > remaining:
             raise FailedPreconditionError(
-                f"the stub holds {deck.remaining} cards; this deal needs {needed}"
+                f"the stub holds {remaining} cards; this deal needs {needed}"
             )
+        return count
+
+    def _deal(self, entry: DeckEntry, request: pb.DealRequest, field: str = "") -> pb.DealResponse:
+        deck = entry.deck
+        count = self._check_deal(request, deck.remaining, field)
         burned = [deck.burn()] if request.burn_first else []
         cards = deck.deal_many(count)
         entry.held.update(cards)
@@ -154,11 +166,15 @@ class DealerServicer(pb_grpc.DealerServicer):
             raise FailedPreconditionError(
                 f"discards {' '.join(strangers)} are not in a player's hand from this deck"
             )
+        if request.burn_first and entry.deck.remaining < 1:
+            raise FailedPreconditionError("the stub is empty: nothing to burn before the draw")
         # D6: the stub's last card is never dealt; the library reshuffles if needed.
+        # (A burn first moves a card from the stub to the burns: the sum is the same.)
         if len(discards) > entry.deck.remaining - 1 + len(entry.deck.burned) + len(
             entry.deck.discards
         ):
             raise FailedPreconditionError("the draw cannot be served even after a reshuffle")
+        burned = [entry.deck.burn()] if request.burn_first else []
         cards, reshuffled = entry.deck.draw(discards)
         entry.held.difference_update(discards)
         entry.held.update(cards)
@@ -167,8 +183,9 @@ class DealerServicer(pb_grpc.DealerServicer):
             RESHUFFLES.labels("draw").inc()
         entry.log.append(
             pb.DeckOperation(
-                draw=pb.DrawRequest(discards=card_strs(discards)),
+                draw=pb.DrawRequest(discards=card_strs(discards), burn_first=request.burn_first),
                 cards=card_strs(cards),
+                burned=card_strs(burned),
                 reshuffled=reshuffled,
             )
         )

@@ -541,7 +541,7 @@ class LobbyServicer(pb_grpc.LobbyServicer):
                 fingerprint = request.SerializeToString(deterministic=True)
                 if table.last_finished == (hand_id, fingerprint):
                     log.info("hand finish repeated")
-                    return pb.FinishHandResponse(hands_played=seating.hands_played)
+                    return await self._finished(request, seating.hands_played, context)
                 current = f"{pending.hand_id} is" if pending else "none is; NextHand starts one"
                 raise FailedPreconditionError(
                     f"hand {hand_id} is not the hand in progress at this table ({current})"
@@ -586,7 +586,17 @@ class LobbyServicer(pb_grpc.LobbyServicer):
                 log.info("hand finished", stacks=stacks)
         self._count_cash_outs(cash_outs)
         self._update_gauges()
-        return pb.FinishHandResponse(hands_played=seating.hands_played)
+        return await self._finished(request, seating.hands_played, context)
+
+    async def _finished(
+        self, request: pb.FinishHandRequest, hands_played: int, context: Any
+    ) -> pb.FinishHandResponse:
+        response = pb.FinishHandResponse(hands_played=hands_played)
+        if request.plan_next:
+            response.next_hand.CopyFrom(
+                await self.NextHand(pb.NextHandRequest(table_id=request.table_id), context)
+            )
+        return response
 
     # ------------------------------------------------------------ audit
 

@@ -195,6 +195,7 @@ class HandRunner:
         self.preset_order = list(preset_order)
         self.deck_id = ""
         self.final_round_opened = False
+        self.burn_before_draw = False  # D6: owed by the first draw that replaces cards
         self.uncalled_seat: int | None = None
         self.uncalled_amount = 0
         self.game = game_name(hand.config.game)
@@ -232,19 +233,6 @@ class HandRunner:
         """Play the hand; raises HandVoided on a downstream failure (after the
         facts so far were emitted; the caller voids)."""
         h = self.hand
-        opened: dpb.OpenDeckResponse = await self.call(
-            "dealer",
-            "OpenDeck",
-            dpb.OpenDeckRequest(
-                game=h.config.game,
-                players=len(h.seats),
-                hand_id=h.hand_id,
-                table_id=h.table_id,
-                preset_order=self.preset_order,
-            ),
-        )
-        self.deck_id = opened.deck_id
-        h.commitment = opened.commitment
         h.cards = [f.PlayerCards() for _ in h.seats]
         h.state = bpb.BettingState(
             config=h.config,
@@ -313,17 +301,29 @@ class HandRunner:
 
     # ------------------------------------------------------------ stud
 
+    def _open_deck(self, first_deal: dpb.DealRequest) -> dpb.OpenDeckRequest:
+        """A fresh deck and its first street (third street, or the draw's five cards)
+        in one call."""
+        h = self.hand
+        return dpb.OpenDeckRequest(
+            game=h.config.game,
+            players=len(h.seats),
+            hand_id=h.hand_id,
+            table_id=h.table_id,
+            preset_order=self.preset_order,
+            first_deal=first_deal,
+        )
+
+    def _opened(self, opened: dpb.OpenDeckResponse) -> list[str]:
+        self.deck_id = opened.deck_id
+        self.hand.commitment = opened.commitment
+        return list(opened.first_deal.cards)
+
     async def _stud(self) -> bpb.ApplyActionResponse:
         h = self.hand
         n = len(h.seats)
-        dealt: dpb.DealResponse = await self.call(
-            "dealer",
-            "Deal",
-            dpb.DealRequest(
-                deck_id=self.deck_id, burn_first=h.config.burn_before_third, count=3 * n
-            ),
-        )
-        c = list(dealt.cards)
+        first = dpb.DealRequest(burn_first=h.config.burn_before_third, count=3 * n)
+        c = self._opened(await self.call("dealer", "OpenDeck", self._open_deck(first)))
         for i in range(n):
             h.cards[i].down = [c[i], c[n + i]]
             h.cards[i].up = [c[2 * n + i]]
@@ -424,12 +424,18 @@ class HandRunner:
                 bpb.ForcedBet(seat=p.seat, amount=p.amount, live=p.live) for p in self.plan.posts
             )
             start.big_blind_seat = self.plan.big_blind_seat
-        dealt, opened = await asyncio.gather(
-            self.call("dealer", "Deal", dpb.DealRequest(deck_id=self.deck_id, count=5 * n)),
+        outcomes: tuple[Any, Any] = await asyncio.gather(
+            self.call("dealer", "OpenDeck", self._open_deck(dpb.DealRequest(count=5 * n))),
             self.call("betting", "StartRound", start),
+            return_exceptions=True,
         )
-        resp = self._take(opened)
-        c = list(dealt.cards)
+        opened, started = outcomes
+        if isinstance(opened, dpb.OpenDeckResponse):
+            c = self._opened(opened)  # known even if StartRound failed: closed on void
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        resp = self._take(started)
         for i in range(n):
             h.cards[i].down = [c[i + k * n] for k in range(5)]
         self.emit(
@@ -449,10 +455,10 @@ class HandRunner:
                 burned = True
                 h.street = 1
                 self.emit(f.StreetStarted(1, DRAW_STREETS[1]))
-                if not h.config.HasField("burn_before_draw") or h.config.burn_before_draw:
-                    await self.call(
-                        "dealer", "Deal", dpb.DealRequest(deck_id=self.deck_id, burn_first=True)
-                    )
+                # D6: the burn goes with the first draw that replaces cards.
+                self.burn_before_draw = (
+                    not h.config.HasField("burn_before_draw") or h.config.burn_before_draw
+                )
             was_drawing = h.state.phase == bpb.PHASE_DRAWING
             resp = await self._decide(resp.legal)
             if resp.hand_complete:
@@ -534,8 +540,15 @@ class HandRunner:
             received: list[str] = []
             if action.cards:
                 drawn: dpb.DrawResponse = await self.call(
-                    "dealer", "Draw", dpb.DrawRequest(deck_id=self.deck_id, discards=action.cards)
+                    "dealer",
+                    "Draw",
+                    dpb.DrawRequest(
+                        deck_id=self.deck_id,
+                        discards=action.cards,
+                        burn_first=self.burn_before_draw,
+                    ),
                 )
+                self.burn_before_draw = False
                 received = list(drawn.cards)
                 hand_cards = h.cards[i].down
                 for old, new in zip(action.cards, received, strict=True):

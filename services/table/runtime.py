@@ -145,26 +145,34 @@ class TableRuntime:
             sub.end(grpc.StatusCode.UNAVAILABLE, "the table service is shutting down")
 
     async def _loop(self) -> None:
+        plan: lpb.NextHandResponse | None = None
         while True:
-            if self.unreported is not None and not await self._report(self.unreported):
-                await asyncio.sleep(self.idle_poll_s)
-                continue
-            try:
-                plan: lpb.NextHandResponse = await self.ds.call(
-                    "lobby", "NextHand", lpb.NextHandRequest(table_id=self.table_id)
-                )
-            except grpc.aio.AioRpcError as error:
-                self.log.warning("next hand failed", code=error.code().name)
-                await asyncio.sleep(self.idle_poll_s)
-                continue
-            if not plan.play:
-                await asyncio.sleep(self.idle_poll_s)
-                continue
-            await self._play(plan)
+            if self.unreported is not None:
+                reported, plan = await self._report(self.unreported)
+                if not reported:
+                    await asyncio.sleep(self.idle_poll_s)
+                    continue
+            if plan is None or not plan.play:
+                if plan is not None:  # the lobby said: not enough players yet
+                    await asyncio.sleep(self.idle_poll_s)
+                try:
+                    plan = await self.ds.call(
+                        "lobby", "NextHand", lpb.NextHandRequest(table_id=self.table_id)
+                    )
+                except grpc.aio.AioRpcError as error:
+                    self.log.warning("next hand failed", code=error.code().name)
+                    plan = None
+                    await asyncio.sleep(self.idle_poll_s)
+                    continue
+                if not plan.play:
+                    continue
+            self.unreported = await self._play(plan)
+            plan = None
             if self.hand_pause_s:
                 await asyncio.sleep(self.hand_pause_s)
 
-    async def _play(self, plan: lpb.NextHandResponse) -> None:
+    async def _play(self, plan: lpb.NextHandResponse) -> lpb.FinishHandRequest:
+        """Run one hand; returns the report for the lobby (sent by the loop)."""
         hand = Hand(
             table_id=self.table_id,
             hand_id=plan.hand_id,
@@ -205,16 +213,18 @@ class TableRuntime:
         if not result.voided:
             POT_SIZE.labels(game).observe(_won(result))
         log.info("hand finished", outcome=result.outcome, rpc_calls=result.rpc_calls)
-        request = lpb.FinishHandRequest(
+        return lpb.FinishHandRequest(
             table_id=self.table_id,
             hand_id=hand.hand_id,
             voided=result.voided,
-            final_stacks=[
+            final_stacks=[]
+            if result.voided
+            else [
                 lpb.SeatInfo(seat=s, player_id=p, stack=c)
                 for s, p, c in zip(result.seats, result.players, result.final_stacks, strict=True)
             ],
+            plan_next=True,
         )
-        await self._report(request)
 
     async def _void(self, runner: HandRunner, hand: Hand, *, report: bool = False) -> HandResult:
         """The hand cannot finish: everyone keeps the stack they had before it."""
@@ -252,20 +262,24 @@ class TableRuntime:
             )
         return result
 
-    async def _report(self, request: lpb.FinishHandRequest) -> bool:
+    async def _report(
+        self, request: lpb.FinishHandRequest
+    ) -> tuple[bool, lpb.NextHandResponse | None]:
+        """FinishHand (with the next hand's plan); False while the lobby cannot be
+        reached, so the loop retries before anything else."""
         try:
-            await self.ds.call("lobby", "FinishHand", request)
+            reply: lpb.FinishHandResponse = await self.ds.call("lobby", "FinishHand", request)
         except grpc.aio.AioRpcError as error:
             if error.code() == grpc.StatusCode.FAILED_PRECONDITION:
                 # The lobby no longer has this hand pending (already taken): done.
                 self.log.error("finish hand refused", hand_id=request.hand_id, why=error.details())
                 self.unreported = None
-                return True
+                return True, None
             self.log.warning("finish hand not reported yet", code=error.code().name)
             self.unreported = request
-            return False
+            return False, None
         self.unreported = None
-        return True
+        return True, reply.next_hand if reply.HasField("next_hand") else None
 
     # ------------------------------------------------------------ viewers
 

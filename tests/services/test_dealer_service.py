@@ -210,6 +210,43 @@ def test_dealer_refuses_a_deal_past_the_stub(dealer: AuditingDealer) -> None:
     assert dealer.stub.Deal(pb.DealRequest(deck_id=opened.deck_id, count=52)).remaining == 0
 
 
+def test_dealer_open_deck_deals_the_first_street_in_the_same_call__S4(
+    dealer: AuditingDealer,
+) -> None:
+    order = preset("2c 3c 4c 5c 6c 7c 8c")
+    first = pb.DealRequest(burn_first=True, count=6)  # S4 with the house burn
+    opened = dealer.open(game=common.GAME_STUD, players=2, preset_order=order, first_deal=first)
+    assert list(opened.first_deal.cards) == order[1:7] and opened.first_deal.remaining == 45
+    reveal = dealer.close(opened.deck_id)  # the audit replays it as a Deal
+    assert list(reveal.log[0].burned) == ["2c"] and reveal.log[0].deal.count == 6
+
+
+def test_dealer_open_deck_refuses_a_first_deal_past_the_deck(dealer: AuditingDealer) -> None:
+    request = pb.OpenDeckRequest(
+        game=common.GAME_STUD, players=2, first_deal=pb.DealRequest(burn_first=True, count=52)
+    )
+    assert code_of(lambda: dealer.stub.OpenDeck(request)) == grpc.StatusCode.FAILED_PRECONDITION
+    request.first_deal.count = 53
+    assert code_of(lambda: dealer.stub.OpenDeck(request)) == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_dealer_draw_burns_first_when_asked__D6(dealer: AuditingDealer) -> None:
+    deck = [card_str(c) for c in short_deck()]
+    opened = dealer.open(
+        game=common.GAME_DRAW_7A,
+        players=2,
+        preset_order=deck,
+        first_deal=pb.DealRequest(count=10),
+    )
+    hands = list(opened.first_deal.cards)
+    drawn = dealer.stub.Draw(
+        pb.DrawRequest(deck_id=opened.deck_id, discards=hands[:2], burn_first=True)
+    )
+    assert list(drawn.cards) == deck[11:13]  # deck[10] burned, never shown
+    reveal = dealer.close(opened.deck_id)  # the audit replays the burn
+    assert list(reveal.log[1].burned) == [deck[10]] and reveal.log[1].draw.burn_first
+
+
 # ---------------------------------------------------------------- malformed requests
 
 LONG = "x" * 65

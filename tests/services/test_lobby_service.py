@@ -400,6 +400,27 @@ def test_next_hand_is_idempotent_while_the_hand_is_in_progress(lobby: LobbyStub)
     assert len(next_hand(lobby, tid).dealt_in) == 3
 
 
+def test_finish_hand_can_plan_the_next_hand_in_the_same_call(lobby: LobbyStub) -> None:
+    """plan_next: the table service reports a hand and gets the next one in one call;
+    a retry of that report gets the same next hand (NextHand is idempotent)."""
+    table = create(lobby, STUD)
+    tid = table.table_id
+    for name in ("a", "b"):
+        Player(lobby, name).sit(tid, 1000)
+    hand = next_hand(lobby, tid)
+    request = pb.FinishHandRequest(
+        table_id=tid,
+        hand_id=hand.hand_id,
+        final_stacks=[pb.SeatInfo(seat=s.seat, stack=s.stack) for s in hand.dealt_in],
+        plan_next=True,
+    )
+    reply = lobby.FinishHand(request, timeout=5)
+    assert reply.next_hand.play and reply.next_hand.hand_id != hand.hand_id
+    assert lobby.FinishHand(request, timeout=5).next_hand == reply.next_hand
+    assert next_hand(lobby, tid) == reply.next_hand
+    assert_invariant(lobby)
+
+
 # ---------------------------------------------------------------- hands: draw (B1, B2)
 
 
