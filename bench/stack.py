@@ -451,6 +451,7 @@ class Profiler:
             "--rate",
             "100",
             "--nonblocking",
+            "--full-filenames",
             "--format",
             "raw",
             "--output",
