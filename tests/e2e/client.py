@@ -84,8 +84,10 @@ KIND_NAMES = {v: k for k, v in KINDS.items()}
 def stack_env(**table: str) -> dict[str, dict[str, str]]:
     """``Stack(env=...)`` for tests: preset decks allowed in dealer and table, the
     audit token set, tables started only when a test first touches them (so that a
-    table's first hand never starts before its preset deck is set), and quick idle
-    polls.  Keyword arguments override or add table settings."""
+    table's first hand never starts before its preset deck is set), quick idle
+    polls, and a roomy deadline on the table's downstream calls (a hand is voided
+    when one fails; a loaded test machine can be slow).  Keyword arguments override
+    or add table settings."""
     return {
         "dealer": {"DEALER_ALLOW_PRESET_DECKS": "1"},
         "table": {
@@ -93,6 +95,7 @@ def stack_env(**table: str) -> dict[str, dict[str, str]]:
             "TABLE_AUDIT_TOKEN": AUDIT_TOKEN,
             "TABLE_DISCOVERY_S": "3600",
             "TABLE_IDLE_POLL_S": "0.1",
+            "CALL_DEADLINE_S": "10",
             **table,
         },
     }
@@ -205,6 +208,8 @@ class Player:
         self.name = name
         self.seat = 0
         self.table_id = ""
+        self.granted = 0  # play money RegisterPlayer granted
+        self.buy_in = 0  # the last SitDown's buy-in
         self.changed = threading.Condition()
         self.events: list[tpb.TableEvent] = []
         self.all_events: list[tpb.TableEvent] = []
@@ -213,6 +218,15 @@ class Player:
         self._outbox: queue.Queue[tpb.PlayerMessage | None] | None = None
         self._call: Any = None
         self._answered: set[tuple[str, int]] = set()
+
+    def twin(self) -> Player:
+        """The same player (id, token, seat) as a second client, with a stream of its
+        own: a second connection, as from another device."""
+        other = Player(self.room, self.id, self.token, self.name)
+        other.changed = self.changed
+        other.seat, other.table_id = self.seat, self.table_id
+        other.granted, other.buy_in = self.granted, self.buy_in
+        return other
 
     # -- the stream
 
@@ -378,6 +392,7 @@ class Player:
         )
         self.seat = reply.seat
         self.table_id = table_id
+        self.buy_in = buy_in
         return reply
 
     def stand_up(self) -> lpb.StandUpResponse:
@@ -471,6 +486,8 @@ class Hand:
     players: list[Player]
     hand_id: str = ""
     timeouts: list[tuple[int, int]] = field(default_factory=list)  # (seat, action_seq) left
+    turns: list[tpb.YourTurn] = field(default_factory=list)  # every turn play() answered
+    stood_up: bool = False  # the players asked to leave after this hand
 
     def by_seat(self, seat: int) -> Player:
         return next(p for p in self.players if p.seat == seat)
@@ -488,6 +505,7 @@ class Hand:
                 if turn[0] != self.hand_id:
                     raise AssertionError(f"a turn in another hand {turn[0]} ({self.hand_id})")
                 answer = policy(player, *turn)
+                self.turns.append(turn[1])
                 if answer is None:
                     skipped.add((turn[0], turn[1].action_seq))
                     self.timeouts.append((turn[1].legal.seat, turn[1].action_seq))
@@ -497,7 +515,10 @@ class Hand:
                 refused = player.of("action_rejected", self.hand_id)
                 if refused:
                     raise AssertionError(f"seat {player.seat}'s action was refused: {refused}")
-            if all(p.of("hand_finished", self.hand_id) for p in self.players):
+            ends = [p.of("hand_finished", self.hand_id) for p in self.players]
+            if any(end and end[0].voided for end in ends):
+                raise AssertionError(f"hand {self.hand_id} was voided: {self.room.why_voided()}")
+            if all(ends):
                 return self.finished()
             if time.monotonic() > deadline:
                 raise TimeoutError(
@@ -537,8 +558,49 @@ class Hand:
         return player.of("action_taken", self.hand_id)
 
     def history(self, seat: int = 0) -> tpb.HandHistory:
+        """GetHandHistory of this (finished) hand as ``seat`` (default the first) sees it."""
         player = self.by_seat(seat) if seat else self.players[0]
         return player.history(self.hand_id)
+
+    def seen(self, kind: str, seat: int = 0) -> list[Any]:
+        """The payloads of every ``kind`` event (``"action_taken"``, ``"cards_dealt"``...)
+        of the finished hand, from ``seat``'s history: complete, even for a player who
+        joined the hand late."""
+        return [
+            getattr(e, kind) for e in self.history(seat).events if e.WhichOneof("event") == kind
+        ]
+
+    def moves(self, seat: int = 0) -> list[tuple[int, str]]:
+        """(seat, kind name) of every ActionTaken of the finished hand, in order."""
+        return [
+            (a.seat, KIND_NAMES.get(a.action.kind, str(a.action.kind)))
+            for a in self.seen("action_taken", seat)
+        ]
+
+    def settle(self, timeout: float = WAIT_S) -> tpb.DeckReveal:
+        """Wait until the finished hand is recorded (the table's history has its
+        reveal, the lobby has its result: players who stood up have left), then
+        check it: the deal verifies and chips are conserved.  Returns the reveal."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                reveal = self.room.reveal(self.table_id, self.hand_id)
+                if not self.stood_up or all(not p.balance().at_tables for p in self.players):
+                    break
+            except grpc.RpcError as error:
+                if error.code() != grpc.StatusCode.NOT_FOUND:  # type: ignore[attr-defined]
+                    raise
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"hand {self.hand_id} was not recorded")
+            time.sleep(0.02)
+        problems = self.room.audit(self.table_id, self.hand_id)
+        assert problems == [], problems
+        self.room.assert_chips_conserved()
+        if self.stood_up:  # the lobby paid out exactly the final stacks
+            final = self.final_stacks()
+            for p in self.players:
+                assert p.balance().balance == p.granted - p.buy_in + final[p.seat], p.name
+        return reveal
 
     def close(self) -> None:
         for player in self.players:
@@ -580,6 +642,7 @@ class Room:
             lpb.RegisterPlayerRequest(name=name, initial_balance=balance), timeout=10
         )
         player = Player(self, reply.player.player_id, reply.token, name)
+        player.granted = reply.player.balance
         self.players.append(player)
         return player
 
@@ -618,6 +681,10 @@ class Room:
         assert t.granted == t.balances + t.at_tables, t
         assert (t.ledger_balances, t.ledger_tables) == (t.balances, t.at_tables), t
         return t
+
+    def why_voided(self) -> list[str]:
+        """The table service's log lines about voided hands (for failure messages)."""
+        return [line for line in self.stack["table"].lines if "voided" in line]
 
     # -- table service
 
@@ -728,6 +795,7 @@ class Room:
         if stand_up:
             for player in players:
                 player.stand_up()
+            hand.stood_up = True
         return hand
 
 

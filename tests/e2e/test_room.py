@@ -1,0 +1,282 @@
+# ruff: noqa: N802  (test names end with the RULES.md rule IDs, e.g. __S10)
+"""The room as a whole: health, reflection and /metrics of all five services, the
+action clock (S10) on real streams, reconnects, and how Play streams end.
+
+Heads-up stud at ante 10, bring-in 25, 50/100.  The clock tests use a short action
+clock and ``connect_first`` (both streams open before the players sit), so every
+event is seen live; nothing here asserts how long anything took.
+"""
+
+from __future__ import annotations
+
+import time
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from poker.common.v1 import common_pb2 as common
+from poker.table.v1 import table_pb2 as tpb
+
+from .client import Room, sample, script, stud_order, total
+
+SERVICES = {
+    "dealer": "poker.dealer.v1.Dealer",
+    "betting": "poker.betting.v1.Betting",
+    "showdown": "poker.showdown.v1.Showdown",
+    "lobby": "poker.lobby.v1.Lobby",
+    "table": "poker.table.v1.TableService",
+}
+CLOCK_MS = 500  # short action clock for the timeout tests (S10 is configurable)
+
+
+def stud(policy: int = common.TIMEOUT_POLICY_UNSPECIFIED) -> common.GameConfig:
+    return common.GameConfig(
+        game=common.GAME_STUD,
+        ante=10,
+        bring_in=25,
+        small_bet=50,
+        big_bet=100,
+        timeout_policy=policy,  # type: ignore[arg-type]
+    )
+
+
+# ---------------------------------------------------------------------- health, reflection
+
+
+def test_every_service_is_healthy_and_listed_by_reflection(room: Room) -> None:
+    for name, service in SERVICES.items():
+        with grpc.insecure_channel(room.stack.target(name)) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            for checked in ("", service):
+                reply = health.Check(health_pb2.HealthCheckRequest(service=checked), timeout=10)
+                assert reply.status == health_pb2.HealthCheckResponse.SERVING, (name, checked)
+            reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+            replies = reflection.ServerReflectionInfo(
+                iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=10
+            )
+            listed = [s.name for r in replies for s in r.list_services_response.service]
+        assert service in listed, (name, listed)
+        assert "grpc.health.v1.Health" in listed, (name, listed)
+
+
+# ---------------------------------------------------------------------- metrics
+
+
+def _unary(service: str, method: str) -> dict[str, str]:
+    return {"grpc_type": "UNARY", "grpc_service": service, "grpc_method": method}
+
+
+def test_metrics_of_every_service_move_with_a_hand__S10_S11(room: Room) -> None:
+    """Each service's /metrics has the standard gRPC families (labels grpc_type,
+    grpc_service, grpc_method, grpc_code), and the table its domain metrics; a hand
+    with one timeout (CHECK_OR_FOLD: a check) that reaches a normal seventh street
+    moves the counters it should."""
+    before = {name: room.metrics(name) for name in SERVICES}
+    # Seat 1 (2c) brings in, seat 2 calls: pot 70.  Seat 1's ace acts first on fourth
+    # street and lets the clock run out: a free check (S10).  Checked down from there.
+    order = stud_order([("Qh", "Jd", "2c"), ("Ts", "6c", "Kd")], streets=[["As", "3h"]])
+    hand = room.start_hand(
+        stud(common.TIMEOUT_POLICY_CHECK_OR_FOLD),
+        order=order,
+        buy_ins=[1000, 1000],
+        action_clock_ms=CLOCK_MS,
+        connect_first=True,
+    )
+    hand.play(script({1: ["bring_in", None]}))
+    hand.settle()
+    hand.close()
+    assert sum(a.amount for a in hand.finished().awards) == 70
+
+    expected_calls = {
+        "dealer": ("poker.dealer.v1.Dealer", ["OpenDeck", "Deal", "DealRiver", "CloseDeck"]),
+        "betting": ("poker.betting.v1.Betting", ["StartRound", "ApplyAction", "ApplyTimeout"]),
+        "showdown": ("poker.showdown.v1.Showdown", ["Settle"]),
+        "lobby": ("poker.lobby.v1.Lobby", ["RegisterPlayer", "SitDown", "NextHand", "FinishHand"]),
+        "table": ("poker.table.v1.TableService", ["PresetNextDeck", "GetDeckReveal"]),
+    }
+    deadline = time.monotonic() + 10
+    while True:  # the Play streams are counted when the server has ended them
+        after = {name: room.metrics(name) for name in SERVICES}
+        play = {
+            "grpc_type": "BIDI_STREAM",
+            "grpc_service": "poker.table.v1.TableService",
+            "grpc_method": "Play",
+        }
+        moved = total(after["table"], "grpc_server_handled_total", **play) - total(
+            before["table"], "grpc_server_handled_total", **play
+        )
+        if moved >= 2 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert moved >= 2
+    assert sample(after["table"], "grpc_server_handling_seconds_count", **play) >= 2
+
+    for name, (service, methods) in expected_calls.items():
+        for method in methods:
+            labels = _unary(service, method)
+            ok = "grpc_server_handled_total"
+            assert sample(after[name], ok, **labels, grpc_code="OK") > sample(
+                before[name], ok, **labels, grpc_code="OK"
+            ), (name, method)
+            count = "grpc_server_handling_seconds_count"
+            assert sample(after[name], count, **labels) > sample(before[name], count, **labels)
+            bucket = "grpc_server_handling_seconds_bucket"
+            assert sample(after[name], bucket, **labels, le="+Inf") == sample(
+                after[name], count, **labels
+            )
+
+    t0, t1 = before["table"], after["table"]
+
+    def delta(name: str, **labels: str) -> float:
+        return total(t1, name, **labels) - total(t0, name, **labels)
+
+    assert delta("table_hands_started_total", game="stud") == 1
+    assert delta("table_hands_finished_total", game="stud", outcome="showdown") == 1
+    assert delta("table_actions_total", game="stud", kind="bring_in") == 1
+    assert delta("table_actions_total", game="stud", kind="call") == 1
+    assert delta("table_actions_total", game="stud", kind="check") == 8  # 4 streets x 2
+    assert delta("table_timeouts_total", game="stud", policy="check_or_fold") == 1
+    assert delta("table_river_outcomes_total", outcome="normal") == 1
+    assert delta("table_pot_size_chips_count", game="stud") == 1
+    assert delta("table_pot_size_chips_sum", game="stud") == 70
+
+
+# ---------------------------------------------------------------------- the clock (S10)
+
+
+def test_timeout_all_in_protection__S10(room: Room) -> None:
+    # The default policy.  Seat 1 brings in (2c), seat 2 completes, seat 1 calls: 60
+    # each committed, voluntarily.  Fourth street: seat 2's king acts first and bets
+    # 50; seat 1's clock runs out: all-in protection keeps seat 1 in for what it has
+    # committed; seat 2's bet is uncalled and comes back.  No more betting; seat 1's
+    # aces beat king high at the showdown: the 120 main pot.
+    order = stud_order(
+        third=[("Ah", "Ad", "2c"), ("7s", "8s", "Kd")],
+        streets=[["3h", "9c"], ["5c", "Jd"], ["6d", "4s"]],
+        river=["Qs", "2d"],
+    )
+    hand = room.start_hand(
+        stud(), order=order, buy_ins=[1000, 1000], action_clock_ms=CLOCK_MS, connect_first=True
+    )
+    hand.play(script({1: ["bring_in", "call", None], 2: ["complete", "bet"]}))
+    hand.settle()
+    moves = hand.seen("action_taken")
+    assert [(a.seat, a.timeout) for a in moves] == [
+        (1, False), (2, False), (1, False), (2, False), (1, True),
+    ]  # fmt: skip
+    timed_out = moves[-1]
+    assert timed_out.action.kind not in (common.ACTION_KIND_FOLD, common.ACTION_KIND_CALL)
+    assert timed_out.stack == 940  # nothing more was put in
+    finished = hand.finished()
+    assert (finished.uncalled_seat, finished.uncalled_amount) == (2, 50)
+    assert hand.awards() == [(0, 1, 120, common.POT_SHARE_WHOLE)]
+    assert hand.final_stacks() == {1: 1060, 2: 940}
+    event = hand.showdown()
+    assert event is not None and sorted(h.seat for h in event.hands if not h.mucked) == [1, 2]
+
+
+def test_timeout_check_or_fold__S10(room: Room) -> None:
+    # Seat 1 brings in, seat 2 calls (pot 70).  Fourth: seat 1's ace acts first, the
+    # clock runs out: a free check.  Fifth: seat 2's open kings bet 100, seat 1's
+    # clock runs out again: fold.  Seat 2 wins 70, its bet uncalled.
+    order = stud_order(
+        third=[("Qh", "Jd", "2c"), ("Ts", "6c", "Kd")],
+        streets=[["As", "3h"], ["4d", "Kh"]],
+    )
+    hand = room.start_hand(
+        stud(common.TIMEOUT_POLICY_CHECK_OR_FOLD),
+        order=order,
+        buy_ins=[1000, 1000],
+        action_clock_ms=CLOCK_MS,
+        connect_first=True,
+    )
+    hand.play(script({1: ["bring_in", None, None], 2: ["call", "check", "bet"]}))
+    hand.settle()
+    assert [(a.seat, a.action.kind, a.timeout) for a in hand.seen("action_taken")] == [
+        (1, common.ACTION_KIND_BRING_IN, False),
+        (2, common.ACTION_KIND_CALL, False),
+        (1, common.ACTION_KIND_CHECK, True),
+        (2, common.ACTION_KIND_CHECK, False),
+        (2, common.ACTION_KIND_BET, False),
+        (1, common.ACTION_KIND_FOLD, True),
+    ]
+    # The live stream said the same, with the timeout flag.
+    live = [(a.seat, a.timeout) for a in hand.actions(seat=2)]
+    assert live == [(1, False), (2, False), (1, True), (2, False), (2, False), (1, True)]
+    assert hand.awards() == [(0, 2, 70, common.POT_SHARE_WHOLE)]
+    assert hand.final_stacks() == {1: 965, 2: 1035}
+
+
+# ---------------------------------------------------------------------- streams
+
+
+def test_reconnect_mid_hand_gets_the_turn_back__S10(room: Room) -> None:
+    """Seat 1 drops its stream while it must bring in; GetState and a new Play stream
+    both show the same turn (same action_seq) and the seat's cards; the answer on the
+    new stream is taken and the hand goes on.  A second connection of seat 2 replaces
+    the first (ABORTED) and plays on."""
+    order = stud_order([("Ah", "Ad", "2c"), ("7s", "8s", "Kd")])
+    hand = room.start_hand(stud(), order=order, buy_ins=[1000, 1000], connect_first=True)
+    one = hand.by_seat(1)
+    hand_id, turn = one.next_turn()
+    assert turn.legal.seat == 1 and common.ACTION_KIND_BRING_IN in turn.legal.kinds
+
+    one.close(abrupt=True)
+    state = one.state()
+    assert state.hand_id == hand_id and state.to_act_seat == 1
+    assert state.your_turn.action_seq == turn.action_seq
+    snap = one.connect(hand.table_id)
+    assert snap.hand_id == hand_id and snap.your_seat == 1
+    assert snap.HasField("your_turn") and snap.your_turn.action_seq == turn.action_seq
+    mine = next(s for s in snap.seats if s.seat == 1)
+    assert list(mine.own_cards) == ["Ah", "Ad"] and list(mine.upcards) == ["2c"]
+    theirs = next(s for s in snap.seats if s.seat == 2)
+    assert list(theirs.own_cards) == [] and theirs.down_cards == 2
+    one.act("bring_in")  # answers the Snapshot's turn
+
+    two = hand.by_seat(2)
+    replacement = two.twin()
+    replacement.connect(hand.table_id)
+    two.stream_done.wait(10)
+    assert two.ended is not None and two.ended.code() == grpc.StatusCode.ABORTED  # type: ignore[attr-defined]
+    hand.players[1] = replacement
+
+    hand.play()  # seat 2 calls the bring-in, then everyone checks
+    hand.settle()
+    assert all(not a.timeout for a in hand.seen("action_taken"))
+    assert hand.moves()[:2] == [(1, "bring_in"), (2, "call")]
+    assert sum(hand.final_stacks().values()) == 2000
+
+
+def test_half_closed_play_stream_ends_ok(room: Room) -> None:
+    """A player who half-closes the Play stream (done sending) gets a clean end with
+    status OK (it used to end in an INTERNAL error the client never received, from
+    ``context.abort`` with OK, and the stream hung)."""
+    table_id = room.create_table(stud(), 2)
+    player = room.register()
+    player.connect(table_id)
+    player.close()
+    assert player.stream_done.is_set()
+    assert player.ended is None  # the call finished with OK
+    player.connect(table_id)  # and the player can come back
+    player.close()
+    assert player.ended is None
+
+
+@pytest.mark.parametrize("delivery", [tpb.DELIVERY_EVERY_EVENT, tpb.DELIVERY_ON_TURN])
+def test_both_deliveries_see_the_same_events(room: Room, delivery: int) -> None:
+    """DELIVERY_ON_TURN batches the seat's events (unpacked by the client): the
+    events and their order are those of the hand history."""
+    order = stud_order([("Ah", "Ad", "2c"), ("7s", "8s", "Kd")])
+    hand = room.start_hand(
+        stud(), order=order, buy_ins=[1000, 1000], delivery=delivery, connect_first=True
+    )
+    hand.play()
+    hand.settle()
+    for player in hand.players:
+        live = [e for e in player.events if e.hand_id == hand.hand_id and e.event_seq]
+        history = hand.history(player.seat).events
+        assert [e.event_seq for e in live] == list(range(1, len(live) + 1))
+        assert [e.WhichOneof("event") for e in live] == [e.WhichOneof("event") for e in history]
