@@ -56,6 +56,10 @@ def _names(items: Sequence[tuple[str, int]]) -> Mapping[int, str]:
     return {number: name for name, number in items}
 
 
+PHASE_NAMES = _names(pb.Phase.items())
+ACTION_KIND_NAMES = _names(common.ActionKind.items())
+
+
 def _index(value: int, field: str, n: int, *, optional_minus_one: bool = False) -> int:
     lowest = -1 if optional_minus_one else 0
     return check_count(value, field, lowest, n - 1)
@@ -68,7 +72,7 @@ def state_from_pb(msg: pb.BettingState, field: str = "state") -> tuple[BettingSt
     config = game_config(msg.config, f"{field}.config")
     game = config.game
     n = check_count(len(msg.players), f"{field}.players", 2, PLAYERS[game])
-    phase = enum_value(msg.phase, PHASES, f"{field}.phase", _names(pb.Phase.items()))
+    phase = enum_value(msg.phase, PHASES, f"{field}.phase", PHASE_NAMES)
     street = check_count(msg.street, f"{field}.street", 0, STREETS[game])
     seats: list[int] = []
     players: list[PlayerBetting] = []
@@ -170,7 +174,21 @@ def state_from_pb(msg: pb.BettingState, field: str = "state") -> tuple[BettingSt
     return state, seats
 
 
+_CONFIG_PB: dict[StudConfig | DrawConfig, common.GameConfig] = {}
+
+
 def config_to_pb(config: StudConfig | DrawConfig) -> common.GameConfig:
+    """The wire form of a configuration (remembered: configurations are immutable
+    and every state sent back carries one; callers copy, never change, it)."""
+    msg = _CONFIG_PB.get(config)
+    if msg is None:
+        if len(_CONFIG_PB) >= 4_096:
+            _CONFIG_PB.clear()
+        msg = _CONFIG_PB[config] = _config_to_pb(config)
+    return msg
+
+
+def _config_to_pb(config: StudConfig | DrawConfig) -> common.GameConfig:
     def value_of(table: Mapping[int, object], value: object) -> int:
         return next(k for k, v in table.items() if v == value and k)
 
@@ -235,7 +253,7 @@ def state_to_pb(state: BettingState, seats: Sequence[int]) -> pb.BettingState:
 
 
 def action_from_pb(msg: common.Action, field: str = "action") -> Action:
-    kind = enum_value(msg.kind, ACTION_KINDS, f"{field}.kind", _names(common.ActionKind.items()))
+    kind = enum_value(msg.kind, ACTION_KINDS, f"{field}.kind", ACTION_KIND_NAMES)
     amount = check_chips(msg.amount, f"{field}.amount")
     if amount and kind not in AGGRESSIVE:
         raise InvalidArgumentError(f"{field}.amount is for bet, raise and complete only")

@@ -20,8 +20,28 @@ MAX_RAISES_LIMIT = 100
 """Largest fixed-limit cap accepted (the rule book's is 3)."""
 
 
+_CACHE: dict[bytes, StudConfig | DrawConfig] = {}
+_CACHE_SIZE = 4_096
+
+
 def game_config(msg: pb.GameConfig, field: str = "config") -> StudConfig | DrawConfig:
-    """The library configuration of ``msg``, validated."""
+    """The library configuration of ``msg``, validated.
+
+    Every betting call carries its table's configuration, so the valid ones are
+    remembered by their bytes (the configurations are immutable): a hand's
+    decisions parse and validate it once, not at every call.
+    """
+    key = msg.SerializeToString(deterministic=True)
+    config = _CACHE.get(key)
+    if config is None:
+        config = _game_config(msg, field)
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = config
+    return config
+
+
+def _game_config(msg: pb.GameConfig, field: str) -> StudConfig | DrawConfig:
     game = game_of(msg.game, f"{field}.game")
     for name in ("ante", "bring_in", "small_bet", "big_bet"):
         check_chips(getattr(msg, name), f"{field}.{name}")

@@ -57,18 +57,25 @@ def _names(items: Iterable[tuple[str, int]]) -> Mapping[int, str]:
     return {number: name for name, number in items}
 
 
+# Built once: the allowed names quoted in error messages.
+GAME_NAMES = _names(pb.Game.items())
+STRUCTURE_NAMES = _names(pb.Structure.items())
+TIMEOUT_POLICY_NAMES = _names(pb.TimeoutPolicy.items())
+RIVER_SHORTAGE_NAMES = _names(pb.RiverShortage.items())
+
+
 def game_of(value: int, field: str = "game") -> Game:
     """A required game."""
-    return enum_value(value, GAMES, field, _names(pb.Game.items()))
+    return enum_value(value, GAMES, field, GAME_NAMES)
 
 
 def structure_of(value: int, field: str = "structure") -> Structure:
-    return enum_value(value, STRUCTURES, field, _names(pb.Structure.items()))
+    return enum_value(value, STRUCTURES, field, STRUCTURE_NAMES)
 
 
 def timeout_policy_of(value: int, field: str = "timeout_policy") -> TimeoutPolicy:
-    return enum_value(value, TIMEOUT_POLICIES, field, _names(pb.TimeoutPolicy.items()))
+    return enum_value(value, TIMEOUT_POLICIES, field, TIMEOUT_POLICY_NAMES)
 
 
 def river_shortage_of(value: int, field: str = "river_shortage") -> RiverShortage:
-    return enum_value(value, RIVER_SHORTAGES, field, _names(pb.RiverShortage.items()))
+    return enum_value(value, RIVER_SHORTAGES, field, RIVER_SHORTAGE_NAMES)

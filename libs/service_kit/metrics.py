@@ -63,25 +63,48 @@ def status_of(context: grpc.aio.ServicerContext[Any, Any], error: BaseException 
     return grpc.StatusCode.OK.name if error is None else grpc.StatusCode.UNKNOWN.name
 
 
+_Labels = tuple[str, str, str]
+_children: dict[_Labels, tuple[Any, Any, Any, Any]] = {}
+_handled: dict[tuple[_Labels, str], Any] = {}
+
+
+def _family(labels: _Labels) -> tuple[Any, Any, Any, Any]:
+    """The per-method children (started, received, sent, handling), looked up once:
+    ``.labels()`` takes a lock and builds a key, too slow for every stream message."""
+    children = _children.get(labels)
+    if children is None:
+        children = _children[labels] = (
+            STARTED.labels(*labels),
+            RECEIVED.labels(*labels),
+            SENT.labels(*labels),
+            HANDLING.labels(*labels),
+        )
+    return children
+
+
 class _Call:
     """The bookkeeping of one RPC: started, messages, handled, latency."""
 
-    __slots__ = ("labels", "start")
+    __slots__ = ("labels", "start", "children")
 
-    def __init__(self, labels: tuple[str, str, str]) -> None:
+    def __init__(self, labels: _Labels) -> None:
         self.labels = labels
         self.start = time.perf_counter()
-        STARTED.labels(*labels).inc()
+        self.children = _family(labels)
+        self.children[0].inc()
 
     def received(self) -> None:
-        RECEIVED.labels(*self.labels).inc()
+        self.children[1].inc()
 
     def sent(self) -> None:
-        SENT.labels(*self.labels).inc()
+        self.children[2].inc()
 
     def done(self, code: str) -> None:
-        HANDLED.labels(*self.labels, code).inc()
-        HANDLING.labels(*self.labels).observe(time.perf_counter() - self.start)
+        handled = _handled.get((self.labels, code))
+        if handled is None:
+            handled = _handled[(self.labels, code)] = HANDLED.labels(*self.labels, code)
+        handled.inc()
+        self.children[3].observe(time.perf_counter() - self.start)
 
 
 async def _counted(requests: AsyncIterator[Any], call: _Call) -> AsyncIterator[Any]:

@@ -17,3 +17,8 @@ ROUNDS_STARTED = Counter(
 HANDS_UNCONTESTED = Counter(
     "betting_hands_uncontested", "Hands won without a showdown (G6), by game.", ("game",)
 )
+SESSION_CALLS = Counter(
+    "betting_session_calls",
+    "Calls answered on Session streams, by method and status code.",
+    ("method", "code"),
+)

@@ -9,7 +9,10 @@ so an error changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
+
+import grpc
 
 from poker.betting.v1 import betting_pb2 as pb
 from poker.betting.v1 import betting_pb2_grpc as pb_grpc
@@ -17,12 +20,19 @@ from poker_rules import betting
 from poker_rules.betting import BettingState
 from poker_rules.cards import Card
 from poker_rules.draw import Post
-from poker_rules.errors import NotYourTurnError
+from poker_rules.errors import IllegalActionError, InvalidConfigError, NotYourTurnError
 from poker_wire import card_list, check_chips, check_count
 from poker_wire.betting import action_from_pb, legal_to_pb, outcome_to_pb, state_from_pb
-from service_kit.errors import FailedPreconditionError, InvalidArgumentError
+from service_kit.errors import FailedPreconditionError, InvalidArgumentError, ServiceError
+from service_kit.logs import get_logger
 
-from .metrics import ACTIONS, HANDS_UNCONTESTED, ROUNDS_STARTED, TIMEOUTS
+from .metrics import ACTIONS, HANDS_UNCONTESTED, ROUNDS_STARTED, SESSION_CALLS, TIMEOUTS
+
+ERROR_CODES: dict[type[BaseException], grpc.StatusCode] = {
+    # Not on the menu, not your turn, nobody to act: the state cannot serve it.
+    IllegalActionError: grpc.StatusCode.FAILED_PRECONDITION,
+    InvalidConfigError: grpc.StatusCode.INVALID_ARGUMENT,
+}
 
 
 def _state(msg: pb.BettingState, present: bool) -> tuple[BettingState, list[int]]:
@@ -125,3 +135,46 @@ class BettingServicer(pb_grpc.BettingServicer):
         outcome = betting.start_round(state, street, upcards, posts, big_blind)
         ROUNDS_STARTED.labels(state.game.value, str(street)).inc()
         return outcome_to_pb(outcome, seats)
+
+    async def Session(
+        self, request_iterator: AsyncIterator[pb.SessionRequest], context: Any
+    ) -> AsyncIterator[pb.SessionResponse]:
+        """The four calls over one stream, answered in order (see the proto)."""
+        async for request in request_iterator:
+            yield await self._session_call(request, context)
+
+    async def _session_call(self, request: pb.SessionRequest, context: Any) -> pb.SessionResponse:
+        method = request.WhichOneof("call")
+        reply = pb.SessionResponse(id=request.id)
+        code = grpc.StatusCode.OK
+        try:
+            if method == "apply_action":
+                reply.response.CopyFrom(await self.ApplyAction(request.apply_action, context))
+            elif method == "apply_timeout":
+                reply.response.CopyFrom(await self.ApplyTimeout(request.apply_timeout, context))
+            elif method == "start_round":
+                reply.response.CopyFrom(await self.StartRound(request.start_round, context))
+            elif method == "legal_actions":
+                reply.legal_actions.CopyFrom(
+                    await self.LegalActions(request.legal_actions, context)
+                )
+            else:
+                raise InvalidArgumentError(
+                    "call is required: legal_actions, apply_action, apply_timeout or start_round"
+                )
+        except ServiceError as error:
+            code, message = error.code, error.message
+        except tuple(ERROR_CODES) as error:
+            code, message = ERROR_CODES[_kind(error)], str(error)
+        except Exception:
+            get_logger().exception("unexpected error", method=f"Session/{method}")
+            code, message = grpc.StatusCode.INTERNAL, "internal error"
+        if code is not grpc.StatusCode.OK:
+            reply.error.code = code.value[0]
+            reply.error.message = message
+        SESSION_CALLS.labels(method or "none", code.name).inc()
+        return reply
+
+
+def _kind(error: BaseException) -> type[BaseException]:
+    return next(kind for kind in ERROR_CODES if isinstance(error, kind))

@@ -1,23 +1,40 @@
 """The table service's downstream calls: one stub per service, every call with a
-deadline (``service_kit.insecure_channel``) and counted.
+deadline and counted.
+
+Betting decisions, the bulk of a hand's calls (one per decision), go over the
+betting service's ``Session`` stream: one long-lived stream per table-service
+process, each call a request message matched to its response by id.  A stream
+message costs a fraction of a unary call in grpc.aio (the ceiling benchmark
+measures both), and the betting service stays stateless: every request carries
+its state.  ``TABLE_BETTING_SESSION=0`` makes them unary calls again.
+
+Every failure, unary or on the stream (refused, deadline passed, stream broken),
+reaches the caller as ``DownstreamError`` with the status code, so the hand runner
+handles both paths the same way: a refused action goes back to the player,
+anything else voids the hand.
 
 The count is the table's cost per hand (issue 3 asks for "inter-service RPCs per
-hand"): ``table_downstream_calls_total{service,method}`` on /metrics, and
-``Downstream.calls`` for the hand runner's own per-hand figure in its logs.
+hand"): ``table_downstream_calls_total{service,method,transport}`` on /metrics,
+``transport`` "unary" (an RPC) or "stream" (a Session message).
 """
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
+from poker.betting.v1 import betting_pb2 as bpb
 from poker.betting.v1 import betting_pb2_grpc
 from poker.dealer.v1 import dealer_pb2_grpc
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker.showdown.v1 import showdown_pb2_grpc
 from service_kit import insecure_channel
+from service_kit.deadlines import default_deadline
 
 from .metrics import DOWNSTREAM_CALLS, DOWNSTREAM_FAILURES
 
@@ -30,10 +47,106 @@ class Addresses:
     showdown: str
 
 
+class DownstreamError(Exception):
+    """A downstream call failed: ``code()`` and ``details()`` as grpc errors have."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(f"{code.name}: {details}")
+        self._code = code
+        self._details = details
+
+    def code(self) -> grpc.StatusCode:
+        return self._code
+
+    def details(self) -> str:
+        return self._details
+
+
+_CODES = {code.value[0]: code for code in grpc.StatusCode}
+_SESSION_FIELDS = {
+    "ApplyAction": "apply_action",
+    "ApplyTimeout": "apply_timeout",
+    "StartRound": "start_round",
+    "LegalActions": "legal_actions",
+}
+
+
+class BettingSession:
+    """Betting calls as messages of one ``Session`` stream, reopened when broken."""
+
+    def __init__(self, stub: betting_pb2_grpc.BettingAsyncStub, deadline: float) -> None:
+        self._stub = stub
+        self._deadline = deadline
+        self._queue: asyncio.Queue[bpb.SessionRequest | None] | None = None
+        self._pending: dict[int, asyncio.Future[bpb.SessionResponse]] = {}
+        self._ids = itertools.count(1)
+        self._reader: asyncio.Task[None] | None = None
+
+    def _open(self) -> asyncio.Queue[bpb.SessionRequest | None]:
+        queue: asyncio.Queue[bpb.SessionRequest | None] = asyncio.Queue()
+
+        async def requests() -> AsyncIterator[bpb.SessionRequest]:
+            while (request := await queue.get()) is not None:
+                yield request
+
+        call = self._stub.Session(requests())
+        self._queue = queue
+        self._reader = asyncio.create_task(self._read(call, queue), name="betting session")
+        return queue
+
+    async def _read(self, call: Any, queue: asyncio.Queue[bpb.SessionRequest | None]) -> None:
+        failure = DownstreamError(grpc.StatusCode.UNAVAILABLE, "betting session ended")
+        try:
+            async for response in call:
+                future = self._pending.pop(response.id, None)
+                if future is not None and not future.done():
+                    future.set_result(response)
+        except grpc.aio.AioRpcError as error:
+            failure = DownstreamError(error.code(), error.details() or "betting session failed")
+        finally:
+            if self._queue is queue:
+                self._queue = None
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(failure)
+            self._pending.clear()
+
+    async def call(self, method: str, request: Any) -> Any:
+        queue = self._queue or self._open()
+        call_id = next(self._ids)
+        future: asyncio.Future[bpb.SessionResponse] = asyncio.get_running_loop().create_future()
+        self._pending[call_id] = future
+        message = bpb.SessionRequest(id=call_id)
+        getattr(message, _SESSION_FIELDS[method]).CopyFrom(request)
+        queue.put_nowait(message)
+        try:
+            response = await asyncio.wait_for(future, self._deadline)
+        except TimeoutError:
+            self._pending.pop(call_id, None)
+            raise DownstreamError(
+                grpc.StatusCode.DEADLINE_EXCEEDED, f"betting {method}: no answer in time"
+            ) from None
+        if response.HasField("error"):
+            code = _CODES.get(response.error.code, grpc.StatusCode.UNKNOWN)
+            raise DownstreamError(code, response.error.message)
+        return response.legal_actions if method == "LegalActions" else response.response
+
+    async def close(self) -> None:
+        if self._queue is not None:
+            self._queue.put_nowait(None)
+        if self._reader is not None:
+            try:
+                await asyncio.wait_for(self._reader, 2)
+            except (TimeoutError, asyncio.CancelledError):
+                self._reader.cancel()
+
+
 class Downstream:
     """Stubs of the four services the table calls, over long-lived channels."""
 
-    def __init__(self, addresses: Addresses, deadline: float | None = None) -> None:
+    def __init__(
+        self, addresses: Addresses, deadline: float | None = None, *, betting_session: bool = True
+    ) -> None:
         options = [("grpc.keepalive_time_ms", 30_000)]
         self._channels = {
             name: insecure_channel(getattr(addresses, name), deadline=deadline, options=options)
@@ -43,20 +156,44 @@ class Downstream:
         self.dealer = dealer_pb2_grpc.DealerStub(self._channels["dealer"])
         self.betting = betting_pb2_grpc.BettingStub(self._channels["betting"])
         self.showdown = showdown_pb2_grpc.ShowdownStub(self._channels["showdown"])
+        self.session = (
+            BettingSession(
+                self.betting,  # the aio stub
+                default_deadline() if deadline is None else deadline,
+            )
+            if betting_session
+            else None
+        )
         self.calls = 0
+        self._counters: dict[tuple[str, str], Any] = {}
+
+    def _count(self, service: str, method: str, transport: str) -> None:
+        counter = self._counters.get((service, method))
+        if counter is None:
+            counter = self._counters[(service, method)] = DOWNSTREAM_CALLS.labels(
+                service, method, transport
+            )
+        counter.inc()
 
     async def call(self, service: str, method: str, request: Any) -> Any:
-        """``await stub.method(request)``, counted; failures are counted and raised
-        (``grpc.aio.AioRpcError``) for the caller to void the hand or retry."""
-        stub = getattr(self, service)
+        """``await stub.method(request)``, counted; a failure raises DownstreamError
+        for the caller to void the hand, retry, or pass on."""
         self.calls += 1
-        DOWNSTREAM_CALLS.labels(service, method).inc()
+        session = self.session if service == "betting" else None
+        self._count(service, method, "unary" if session is None else "stream")
         try:
-            return await getattr(stub, method)(request)
+            if session is not None:
+                return await session.call(method, request)
+            return await getattr(getattr(self, service), method)(request)
         except grpc.aio.AioRpcError as error:
+            DOWNSTREAM_FAILURES.labels(service, method, error.code().name).inc()
+            raise DownstreamError(error.code(), error.details() or "") from error
+        except DownstreamError as error:
             DOWNSTREAM_FAILURES.labels(service, method, error.code().name).inc()
             raise
 
     async def close(self) -> None:
+        if self.session is not None:
+            await self.session.close()
         for channel in self._channels.values():
             await channel.close()

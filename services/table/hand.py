@@ -47,7 +47,7 @@ from service_kit.errors import ServiceError
 from service_kit.logs import get_logger
 
 from . import facts as f
-from .clients import Downstream
+from .clients import Downstream, DownstreamError
 from .metrics import ACTIONS, DECISION_SECONDS, RIVER_OUTCOMES, TIMEOUTS
 
 STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
@@ -210,7 +210,7 @@ class HandRunner:
     async def call(self, service: str, method: str, request: Any) -> Any:
         try:
             return await self.ds.call(service, method, request)
-        except grpc.aio.AioRpcError as error:
+        except DownstreamError as error:
             raise HandVoided(
                 f"{service}.{method}: {error.code().name} {error.details()}"
             ) from error
@@ -512,7 +512,7 @@ class HandRunner:
                         state=h.state, action=action, seat=seat, version=version
                     ),
                 )
-            except grpc.aio.AioRpcError as error:
+            except DownstreamError as error:
                 h._offer = None
                 if error.code() in (
                     grpc.StatusCode.FAILED_PRECONDITION,

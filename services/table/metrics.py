@@ -35,8 +35,9 @@ DECISION_SECONDS = Histogram(
 )
 DOWNSTREAM_CALLS = Counter(
     "table_downstream_calls",
-    "Calls to other services, by service and method.",
-    ("service", "method"),
+    "Calls to other services, by service, method and transport (unary RPC or a "
+    "betting Session stream message).",
+    ("service", "method", "transport"),
 )
 DOWNSTREAM_FAILURES = Counter(
     "table_downstream_failures",

@@ -29,7 +29,7 @@ from service_kit.errors import FailedPreconditionError, NotFoundError
 from service_kit.logs import get_logger
 
 from . import facts as f
-from .clients import Downstream
+from .clients import Downstream, DownstreamError
 from .hand import Hand, HandResult, HandRunner, HandVoided, game_name
 from .metrics import (
     ACTIONS_REJECTED,
@@ -159,7 +159,7 @@ class TableRuntime:
                     plan = await self.ds.call(
                         "lobby", "NextHand", lpb.NextHandRequest(table_id=self.table_id)
                     )
-                except grpc.aio.AioRpcError as error:
+                except DownstreamError as error:
                     self.log.warning("next hand failed", code=error.code().name)
                     plan = None
                     await asyncio.sleep(self.idle_poll_s)
@@ -269,7 +269,7 @@ class TableRuntime:
         reached, so the loop retries before anything else."""
         try:
             reply: lpb.FinishHandResponse = await self.ds.call("lobby", "FinishHand", request)
-        except grpc.aio.AioRpcError as error:
+        except DownstreamError as error:
             if error.code() == grpc.StatusCode.FAILED_PRECONDITION:
                 # The lobby no longer has this hand pending (already taken): done.
                 self.log.error("finish hand refused", hand_id=request.hand_id, why=error.details())

@@ -49,6 +49,7 @@ def make_spec() -> ServiceSpec:
     hand_pause_s = env_int("TABLE_HAND_PAUSE_MS", 0, minimum=0, maximum=60_000) / 1000
     history_hands = env_int("TABLE_HISTORY_HANDS", 500, minimum=1, maximum=100_000)
     allow_presets = env_bool("TABLE_ALLOW_PRESET_DECKS", False)
+    betting_session = env_bool("TABLE_BETTING_SESSION", True)
     audit_token = env_str("TABLE_AUDIT_TOKEN", "")
     deadline = default_deadline()
     log = get_logger()
@@ -58,7 +59,7 @@ def make_spec() -> ServiceSpec:
 
     def register(server: grpc.aio.Server) -> None:
         manager = TableManager(
-            Downstream(addresses, deadline),
+            Downstream(addresses, deadline, betting_session=betting_session),
             discovery_s=discovery_s,
             idle_poll_s=idle_poll_s,
             hand_pause_s=hand_pause_s,

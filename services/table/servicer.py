@@ -31,7 +31,7 @@ from service_kit.errors import (
 )
 from service_kit.logs import get_logger
 
-from .clients import Downstream
+from .clients import Downstream, DownstreamError
 from .metrics import CONNECTED, TABLES
 from .runtime import Subscriber, TableRuntime
 
@@ -97,7 +97,7 @@ class TableManager:
         while True:
             try:
                 await self.refresh()
-            except grpc.aio.AioRpcError as error:
+            except DownstreamError as error:
                 self.log.warning("lobby tables not listed", code=error.code().name)
             await asyncio.sleep(self.discovery_s)
 
@@ -118,7 +118,7 @@ class TableManager:
         check_id(table_id, "table_id")
         runtime = self.tables.get(table_id)
         if runtime is None:
-            with contextlib.suppress(grpc.aio.AioRpcError):
+            with contextlib.suppress(DownstreamError):
                 await self.refresh()
             runtime = self.tables.get(table_id)
         if runtime is None:
@@ -144,7 +144,7 @@ class TableServicer(pb_grpc.TableServiceServicer):
                 "Authenticate",
                 lpb.AuthenticateRequest(player_id=player_id, token=token, table_id=table_id),
             )
-        except grpc.aio.AioRpcError as error:
+        except DownstreamError as error:
             kind = _LOBBY_CODES.get(error.code())
             if kind is None:
                 raise

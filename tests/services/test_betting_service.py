@@ -417,3 +417,41 @@ def test_metrics_count_actions_by_kind_and_timeouts(
         ("grpc_type", "UNARY"),
     )
     assert samples[("grpc_server_handled_total", handled)] >= 1
+
+
+def test_session_answers_each_call_in_order_and_survives_refusals__S5(
+    betting: BettingStub,
+) -> None:
+    """The Session stream: the same answers as the unary calls, matched by id; a
+    refused call is an error message, not the end of the stream."""
+    state, hand = _opened_stud(betting)
+    seat = state.players[state.to_act].seat
+    bring_in = common.Action(kind=common.ACTION_KIND_BRING_IN)
+    check = common.Action(kind=common.ACTION_KIND_CHECK)
+    requests = [
+        pb.SessionRequest(
+            id=7,
+            apply_action=pb.ApplyActionRequest(state=state, action=check, seat=seat),
+        ),
+        pb.SessionRequest(
+            id=8,
+            apply_action=pb.ApplyActionRequest(state=state, action=bring_in, seat=seat),
+        ),
+        pb.SessionRequest(id=9, legal_actions=pb.LegalActionsRequest(state=state)),
+        pb.SessionRequest(id=10),  # no call at all
+        pb.SessionRequest(id=11, apply_timeout=pb.ApplyTimeoutRequest(state=state)),
+    ]
+    replies = list(betting.Session(iter(requests), timeout=5))
+    assert [r.id for r in replies] == [7, 8, 9, 10, 11]
+    refused, applied, legal, empty, timed_out = replies
+    assert refused.error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
+    assert "allowed: bring_in 50, complete to 100" in refused.error.message
+    unary = betting.ApplyAction(
+        pb.ApplyActionRequest(state=state, action=bring_in, seat=seat), timeout=5
+    )
+    assert applied.response == unary
+    hand.act(Action(ActionKind.BRING_IN))
+    same(applied.response.state, hand)
+    assert legal.legal_actions.legal.seat == seat
+    assert empty.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert timed_out.response.applied.kind == common.ACTION_KIND_BRING_IN  # S10: posts it
