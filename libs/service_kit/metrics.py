@@ -85,7 +85,7 @@ def _family(labels: _Labels) -> tuple[Any, Any, Any, Any]:
 class _Call:
     """The bookkeeping of one RPC: started, messages, handled, latency."""
 
-    __slots__ = ("labels", "start", "children")
+    __slots__ = ("children", "labels", "start")
 
     def __init__(self, labels: _Labels) -> None:
         self.labels = labels
