@@ -1,0 +1,267 @@
+"""Play many hands with random-legal players and record everything they were sent.
+
+``play_tables`` runs several tables at once, one Play stream per seat (deliveries
+alternating between DELIVERY_EVERY_EVENT and DELIVERY_ON_TURN), a spectator Watch
+stream per table, GetState snapshots of every seat taken in the middle of hands,
+and, after the play, every hand history as each kind of viewer gets it.  Busted
+players stand up and buy in again, so all-ins happen and the table keeps going.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+
+import grpc
+from grpc import aio
+
+from poker.common.v1 import common_pb2 as common
+from poker.lobby.v1 import lobby_pb2 as lpb
+from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
+from poker.table.v1 import table_pb2 as pb
+from poker.table.v1.table_pb2_grpc import TableServiceStub
+
+from .room import (
+    WAIT_S,
+    OwnCards,
+    Player,
+    Room,
+    Spectator,
+    Stream,
+    Tendencies,
+    random_action,
+)
+
+
+@dataclass
+class TablePlan:
+    name: str
+    config: common.GameConfig
+    players: int
+    buy_in: int
+    hands: int
+    tendencies: Tendencies = field(default_factory=Tendencies)
+
+
+@dataclass
+class TableRecord:
+    """What was sent to whom at one table."""
+
+    table_id: str
+    plan: TablePlan
+    players: list[Player]
+    streams: list[Stream] = field(default_factory=list)
+    spectator: Spectator | None = None
+    # (player, snapshot) taken with GetState while a hand was in progress
+    snapshots: list[tuple[Player, pb.Snapshot]] = field(default_factory=list)
+    # (viewer or None for the public, the viewer's label, history)
+    histories: list[tuple[Player | None, str, pb.HandHistory]] = field(default_factory=list)
+    hand_ids: list[str] = field(default_factory=list)  # finished, in order
+    rejected: list[pb.ActionRejected] = field(default_factory=list)
+    rebuys: int = 0
+
+
+class _Table:
+    """The async driver of one table."""
+
+    def __init__(
+        self,
+        channel: aio.Channel,
+        lobby_channel: aio.Channel,
+        record: TableRecord,
+        rng: random.Random,
+        snapshot_rate: float,
+    ) -> None:
+        self.channel = channel
+        self.record = record
+        self.rng = rng
+        self.snapshot_rate = snapshot_rate
+        self.lobby = LobbyStub(lobby_channel)
+        self.table = TableServiceStub(channel)
+        self.finished: set[str] = set()
+        self.enough = asyncio.Event()
+        self.stopping = False
+        self.rebuys: list[asyncio.Task[None]] = []
+
+    async def run(self) -> None:
+        rec = self.record
+        rec.spectator = Spectator(self.channel, rec.table_id)
+        deliveries = (pb.DELIVERY_EVERY_EVENT, pb.DELIVERY_ON_TURN)
+        loops = []
+        joined = []
+        for i, player in enumerate(rec.players):
+            stream = Stream(self.channel, player, rec.table_id, deliveries[i % 2])
+            rec.streams.append(stream)
+            joined.append(asyncio.Event())
+            loops.append(asyncio.create_task(self._seat(stream, joined[-1])))
+        # Every stream is open before anyone sits down: hands start as soon as two
+        # players are seated, and each seat sees every hand from its first event.
+        await asyncio.wait_for(asyncio.gather(*(j.wait() for j in joined)), WAIT_S)
+        for player in rec.players:
+            await self._sit(player)
+        try:
+            await asyncio.wait_for(self.enough.wait(), WAIT_S * 4)
+        except TimeoutError:
+            raise AssertionError(await self._stalled()) from None
+        self.stopping = True
+        await asyncio.gather(*self.rebuys)
+        for player in rec.players:
+            await self._stand(player)
+        await self._until_idle()
+        for stream in rec.streams:
+            await stream.close()
+        await asyncio.gather(*loops)
+        await rec.spectator.close()
+
+    async def _stalled(self) -> str:
+        """Why the table did not play its hands: for the failure message."""
+        rec = self.record
+        info = await self.lobby.GetTable(lpb.GetTableRequest(table_id=rec.table_id), timeout=5)
+        listed = await self.table.ListTables(pb.ListTablesRequest(), timeout=5)
+        summary = [t for t in listed.tables if t.table_id == rec.table_id]
+        last = rec.spectator.messages[-5:] if rec.spectator else []
+        failed = [t.exception() for t in self.rebuys if t.done() and t.exception()]
+        return (
+            f"{rec.plan.name}: {len(self.finished)} hands finished of {rec.plan.hands}\n"
+            f"lobby: {info}\ntable: {summary}\nrebuys failed: {failed}\n"
+            f"last spectator events: {last}"
+        )
+
+    async def _stand(self, player: Player) -> None:
+        try:
+            await self.lobby.StandUp(
+                lpb.StandUpRequest(
+                    player_id=player.player_id, token=player.token, table_id=self.record.table_id
+                ),
+                timeout=5,
+            )
+        except grpc.aio.AioRpcError as error:
+            if error.code() != grpc.StatusCode.FAILED_PRECONDITION:
+                raise
+
+    async def _until_idle(self) -> None:
+        """Until the lobby seats nobody and the table has no hand in progress."""
+        tid = self.record.table_id
+        for _ in range(int(WAIT_S / 0.05)):
+            info = await self.lobby.GetTable(lpb.GetTableRequest(table_id=tid), timeout=5)
+            listed = await self.table.ListTables(pb.ListTablesRequest(), timeout=5)
+            busy = any(t.current_hand_id for t in listed.tables if t.table_id == tid)
+            if not info.occupied and not busy:
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"table {tid} did not stop")
+
+    async def _snapshots(self) -> None:
+        """GetState for every seat of the table, now (a hand is in progress)."""
+        rec = self.record
+
+        async def one(p: Player) -> tuple[Player, pb.Snapshot]:
+            snap = await self.table.GetState(
+                pb.GetStateRequest(table_id=rec.table_id, player_id=p.player_id, token=p.token),
+                timeout=5,
+            )
+            return p, snap
+
+        rec.snapshots.extend(await asyncio.gather(*(one(p) for p in rec.players)))
+
+    async def _sit(self, player: Player) -> None:
+        await self.lobby.SitDown(
+            lpb.SitDownRequest(
+                player_id=player.player_id,
+                token=player.token,
+                table_id=self.record.table_id,
+                buy_in=self.record.plan.buy_in,
+            ),
+            timeout=5,
+        )
+
+    async def _rebuy(self, player: Player) -> None:
+        """Stand up with no chips and buy in again (the lobby may still have the
+        hand pending: then the stand-up happens when it is reported)."""
+        await self._stand(player)
+        tid = self.record.table_id
+        for _ in range(int(WAIT_S / 0.02)):
+            info = await self.lobby.GetTable(lpb.GetTableRequest(table_id=tid), timeout=5)
+            if all(s.player_id != player.player_id for s in info.occupied):
+                break
+            await asyncio.sleep(0.02)
+        if not self.stopping:
+            await self._sit(player)
+            self.record.rebuys += 1
+
+    async def _seat(self, stream: Stream, joined: asyncio.Event) -> None:
+        rec = self.record
+        pid = stream.player.player_id
+        own = OwnCards()
+        tendencies = rec.plan.tendencies
+        while True:
+            event = await stream.next_event()
+            if event is None:
+                return
+            joined.set()
+            own.update(event, pid)
+            kind = event.WhichOneof("event")
+            turn: pb.YourTurn | None = None
+            hand_id = event.hand_id
+            if kind == "your_turn":
+                turn = event.your_turn
+            elif kind == "snapshot" and event.snapshot.HasField("your_turn"):
+                turn, hand_id = event.snapshot.your_turn, event.snapshot.hand_id
+            elif kind == "action_rejected":
+                rec.rejected.append(event.action_rejected)
+            elif kind == "hand_finished":
+                if event.hand_id not in self.finished:
+                    self.finished.add(event.hand_id)
+                    rec.hand_ids.append(event.hand_id)
+                    if len(self.finished) >= rec.plan.hands:
+                        self.enough.set()
+                busted = any(s.player_id == pid and s.stack == 0 for s in event.hand_finished.seats)
+                if busted and not self.stopping:
+                    self.rebuys.append(asyncio.create_task(self._rebuy(stream.player)))
+            if turn is not None:
+                if self.rng.random() < self.snapshot_rate:
+                    await self._snapshots()
+                action = random_action(turn.legal, own.cards, self.rng, tendencies)
+                stream.act(hand_id, turn.action_seq, action)
+
+
+async def _play(
+    room: Room, records: list[TableRecord], rng: random.Random, snapshot_rate: float
+) -> None:
+    async with (
+        aio.insecure_channel(room.stack.target("table")) as table_channel,
+        aio.insecure_channel(room.stack.target("lobby")) as lobby_channel,
+    ):
+        drivers = [
+            _Table(table_channel, lobby_channel, rec, random.Random(rng.random()), snapshot_rate)
+            for rec in records
+        ]
+        await asyncio.gather(*(d.run() for d in drivers))
+
+
+def play_tables(
+    room: Room, plans: list[TablePlan], *, seed: int, snapshot_rate: float = 0.15
+) -> list[TableRecord]:
+    """Create, seat and play every planned table; then fetch every hand history as
+    the public, each participant and a non-participant see it."""
+    rng = random.Random(seed)
+    records: list[TableRecord] = []
+    for k, plan in enumerate(plans):
+        table_id = room.create_table(
+            plan.name, plan.config, plan.players, min_buy_in=plan.buy_in, clock_ms=10_000
+        )
+        players = [room.register(f"sec-{k}-{i}") for i in range(plan.players)]
+        records.append(TableRecord(table_id, plan, players))
+    asyncio.run(_play(room, records, rng, snapshot_rate))
+    outsider = room.register("sec-outsider")
+    for k, rec in enumerate(records):
+        other = records[(k + 1) % len(records)].players[0]
+        viewers: list[tuple[Player | None, str]] = [(None, "public"), (outsider, "outsider")]
+        if other not in rec.players:
+            viewers.append((other, "other-table player"))
+        viewers += [(p, "participant") for p in rec.players]
+        for viewer, label in viewers:
+            for history in room.history(rec.table_id, viewer, limit=100):
+                rec.histories.append((viewer, label, history))
+    return records
