@@ -94,11 +94,25 @@ def stack_env(**table: str) -> dict[str, dict[str, str]]:
             "TABLE_ALLOW_PRESET_DECKS": "1",
             "TABLE_AUDIT_TOKEN": AUDIT_TOKEN,
             "TABLE_DISCOVERY_S": "3600",
-            "TABLE_IDLE_POLL_S": "0.1",
+            "TABLE_IDLE_POLL_S": "0.3",  # idle tables ask the lobby 3 times a second
             "CALL_DEADLINE_S": "10",
             **table,
         },
     }
+
+
+def stop_stack(stack: Stack) -> None:
+    """``stack.stop()``, faster: the table first (it stops calling the others), then
+    the four backends side by side."""
+    table = stack.processes.pop("table", None)
+    if table is not None:
+        table.terminate()
+    backends = [stack.processes.pop(name) for name in list(stack.processes)]
+    threads = [threading.Thread(target=p.terminate) for p in backends]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def action(kind: str, amount: int = 0, cards: Iterable[str] = ()) -> common.Action:

@@ -16,13 +16,16 @@ import pytest
 
 from services.stack import Stack
 
-from .client import Room, stack_env
+from .client import Room, stack_env, stop_stack
 
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
-    with Stack(env=stack_env()) as running:
+    running = Stack(env=stack_env()).start()
+    try:
         yield running
+    finally:
+        stop_stack(running)
 
 
 @pytest.fixture(scope="module")
