@@ -244,7 +244,9 @@ class Player:
 
     # -- the stream
 
-    def connect(self, table_id: str, delivery: int = tpb.DELIVERY_EVERY_EVENT) -> tpb.Snapshot:
+    def connect(
+        self, table_id: str, delivery: tpb.Delivery.ValueType = tpb.DELIVERY_EVERY_EVENT
+    ) -> tpb.Snapshot:
         """Open a Play stream to ``table_id`` (Join); returns the first Snapshot.
         An open stream of this player is closed first."""
         self.close()
@@ -392,7 +394,7 @@ class Player:
 
     def describe_events(self, last: int = 12) -> str:
         kinds = [e.WhichOneof("event") for e in self.events[-last:]]
-        ended = f", stream ended {self.ended.code()}" if self.ended is not None else ""  # type: ignore[attr-defined]
+        ended = f", stream ended {self.ended.code()}" if self.ended is not None else ""
         return f"{len(self.events)} events, the last {kinds}{ended}"
 
     # -- lobby calls on this player's behalf
@@ -602,7 +604,7 @@ class Hand:
                 if not self.stood_up or all(not p.balance().at_tables for p in self.players):
                     break
             except grpc.RpcError as error:
-                if error.code() != grpc.StatusCode.NOT_FOUND:  # type: ignore[attr-defined]
+                if error.code() != grpc.StatusCode.NOT_FOUND:
                     raise
             if time.monotonic() > deadline:
                 raise TimeoutError(f"hand {self.hand_id} was not recorded")
@@ -759,7 +761,7 @@ class Room:
         buy_ins: Sequence[int],
         seats: int = 0,
         action_clock_ms: int = 0,
-        delivery: int = tpb.DELIVERY_EVERY_EVENT,
+        delivery: tpb.Delivery.ValueType = tpb.DELIVERY_EVERY_EVENT,
         connect_first: bool = False,
         stand_up: bool = True,
     ) -> Hand:

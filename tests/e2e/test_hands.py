@@ -27,7 +27,7 @@ HILO = common.GameConfig(
 )
 
 
-def draw_config(structure: int) -> common.GameConfig:
+def draw_config(structure: common.Structure.ValueType) -> common.GameConfig:
     return common.GameConfig(
         game=common.GAME_DRAW_7A, structure=structure, small_bet=100, big_bet=200
     )
@@ -406,3 +406,57 @@ def test_river_shortage_7_players_reshuffled_burns__S11(room: Room) -> None:
                 assert list(c.cards) == [river.cards[seat - 1]]
             else:  # others' down cards are counted, never sent
                 assert list(c.cards) == [] and c.hidden_count == 1
+
+
+def test_river_shortage_7_players_stub_first__S11(room: Room) -> None:
+    # The configurable procedure of seed [002]: R = 7 serves six players from the
+    # stub, keeping its last card; that card is shuffled with the 3 burns, one is
+    # burned and the seventh player gets the next.
+    order = stud_order(
+        [(STUD_DECK[3 * i], STUD_DECK[3 * i + 1], STUD_DECK[3 * i + 2]) for i in range(7)]
+    )
+    config = common.GameConfig()
+    config.CopyFrom(STUD)
+    config.river_shortage = common.RIVER_SHORTAGE_STUB_FIRST
+    hand = room.start_hand(config, order=order, buy_ins=[1000] * 7)
+    hand.play()
+    river = _river(hand.settle())
+    assert river.river_outcome == dpb.RIVER_OUTCOME_STUB_FIRST
+    assert list(river.cards[:6]) == order[45:51]
+    pool = {order[21], order[29], order[37], order[51]}
+    assert len(river.burned) == 1 and {river.cards[6], *river.burned} <= pool
+    (mine,) = [c for c in hand.seen("cards_dealt", seat=7)[-7:] if c.seat == 7]
+    assert list(mine.cards) == [river.cards[6]]
+
+
+# ---------------------------------------------------------------------- draw, five players
+
+
+def test_draw_five_players_sixes_in_the_deck__G1_D1_D8(room: Room) -> None:
+    # Five players: the four sixes join the 32 cards (G1), and A-6-7-8-9 is a straight
+    # (D8).  Everyone calls the big blind, stands pat and checks: 5 x 100 = 500 to the
+    # straight (seat 2) over trip sixes (seat 1).
+    order = draw_order(
+        hands=[
+            ["As", "6c", "7d", "8h", "9s"],  # seat 2 (small blind)
+            ["Kc", "Kd", "Qh", "Js", "Tc"],  # seat 3 (big blind)
+            ["Qc", "Qd", "8c", "9c", "Th"],  # seat 4
+            ["Jc", "Jd", "7c", "7h", "Ac"],  # seat 5
+            ["6d", "6h", "6s", "Kh", "9d"],  # seat 1 (button)
+        ],
+        sixes=True,
+    )
+    hand = room.start_hand(
+        draw_config(common.STRUCTURE_FIXED_LIMIT), order=order, buy_ins=[2000] * 5
+    )
+    hand.play()
+    reveal = hand.settle()
+    assert len(reveal.order) == 36 and {"6c", "6d", "6h", "6s"} <= set(reveal.order)
+    assert hand.moves()[:5] == [(4, "call"), (5, "call"), (1, "call"), (2, "call"), (3, "check")]
+    assert [(d.seat, d.count) for d in hand.seen("draw_taken")] == [(s, 0) for s in (2, 3, 4, 5, 1)]
+    assert hand.awards() == [(0, 2, 500, WHOLE)]
+    assert hand.final_stacks() == {1: 1900, 2: 2400, 3: 1900, 4: 1900, 5: 1900}
+    event = hand.showdown()
+    assert event is not None
+    (winner,) = [h for h in event.hands if h.seat == 2]
+    assert "straight" in winner.high.lower()

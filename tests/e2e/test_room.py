@@ -10,6 +10,7 @@ event is seen live; nothing here asserts how long anything took.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import grpc
 import pytest
@@ -31,14 +32,16 @@ SERVICES = {
 CLOCK_MS = 500  # short action clock for the timeout tests (S10 is configurable)
 
 
-def stud(policy: int = common.TIMEOUT_POLICY_UNSPECIFIED) -> common.GameConfig:
+def stud(
+    policy: common.TimeoutPolicy.ValueType = common.TIMEOUT_POLICY_UNSPECIFIED,
+) -> common.GameConfig:
     return common.GameConfig(
         game=common.GAME_STUD,
         ante=10,
         bring_in=25,
         small_bet=50,
         big_bet=100,
-        timeout_policy=policy,  # type: ignore[arg-type]
+        timeout_policy=policy,
     )
 
 
@@ -48,11 +51,11 @@ def stud(policy: int = common.TIMEOUT_POLICY_UNSPECIFIED) -> common.GameConfig:
 def test_every_service_is_healthy_and_listed_by_reflection(room: Room) -> None:
     for name, service in SERVICES.items():
         with grpc.insecure_channel(room.stack.target(name)) as channel:
-            health = health_pb2_grpc.HealthStub(channel)
+            health: Any = health_pb2_grpc.HealthStub(channel)  # grpc_health ships no stubs
             for checked in ("", service):
                 reply = health.Check(health_pb2.HealthCheckRequest(service=checked), timeout=10)
                 assert reply.status == health_pb2.HealthCheckResponse.SERVING, (name, checked)
-            reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+            reflection: Any = reflection_pb2_grpc.ServerReflectionStub(channel)
             replies = reflection.ServerReflectionInfo(
                 iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=10
             )
@@ -129,15 +132,15 @@ def test_metrics_of_every_service_move_with_a_hand__S10_S11(room: Room) -> None:
             before[name], received, grpc_service=service
         ), name
         for method in stable_calls[name]:
-            labels = _unary(service, method)
+            call = _unary(service, method)
             ok = "grpc_server_handled_total"
-            assert sample(samples, ok, **labels, grpc_code="OK") > sample(
-                before[name], ok, **labels, grpc_code="OK"
+            assert sample(samples, ok, **call, grpc_code="OK") > sample(
+                before[name], ok, **call, grpc_code="OK"
             ), (name, method)
             count = "grpc_server_handling_seconds_count"
-            assert sample(samples, count, **labels) > sample(before[name], count, **labels)
+            assert sample(samples, count, **call) > sample(before[name], count, **call)
             bucket = "grpc_server_handling_seconds_bucket"
-            assert sample(samples, bucket, **labels, le="+Inf") == sample(samples, count, **labels)
+            assert sample(samples, bucket, **call, le="+Inf") == sample(samples, count, **call)
 
     t0, t1 = before["table"], after["table"]
 
@@ -178,9 +181,10 @@ def test_timeout_all_in_protection__S10(room: Room) -> None:
     assert [(a.seat, a.timeout) for a in moves] == [
         (1, False), (2, False), (1, False), (2, False), (1, True),
     ]  # fmt: skip
-    timed_out = moves[-1]
-    assert timed_out.action.kind not in (common.ACTION_KIND_FOLD, common.ACTION_KIND_CALL)
+    timed_out = moves[-1]  # no action kind names all-in protection: the clock's own result
+    assert timed_out.action.kind == common.ACTION_KIND_UNSPECIFIED
     assert timed_out.stack == 940  # nothing more was put in
+    assert [(p.amount, list(p.eligible_seats)) for p in timed_out.pots] == [(120, [1, 2])]
     finished = hand.finished()
     assert (finished.uncalled_seat, finished.uncalled_amount) == (2, 50)
     assert hand.awards() == [(0, 1, 120, common.POT_SHARE_WHOLE)]
@@ -252,7 +256,7 @@ def test_reconnect_mid_hand_gets_the_turn_back__S10(room: Room) -> None:
     replacement = two.twin()
     replacement.connect(hand.table_id)
     two.stream_done.wait(10)
-    assert two.ended is not None and two.ended.code() == grpc.StatusCode.ABORTED  # type: ignore[attr-defined]
+    assert two.ended is not None and two.ended.code() == grpc.StatusCode.ABORTED
     hand.players[1] = replacement
 
     hand.play()  # seat 2 calls the bring-in, then everyone checks
@@ -278,7 +282,7 @@ def test_half_closed_play_stream_ends_ok(room: Room) -> None:
 
 
 @pytest.mark.parametrize("delivery", [tpb.DELIVERY_EVERY_EVENT, tpb.DELIVERY_ON_TURN])
-def test_both_deliveries_see_the_same_events(room: Room, delivery: int) -> None:
+def test_both_deliveries_see_the_same_events(room: Room, delivery: tpb.Delivery.ValueType) -> None:
     """DELIVERY_ON_TURN batches the seat's events (unpacked by the client): the
     events and their order are those of the hand history."""
     order = stud_order([("Ah", "Ad", "2c"), ("7s", "8s", "Kd")])
