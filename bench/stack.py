@@ -28,9 +28,12 @@ Keys (``bench.run`` group ``stack``):
 - ``stack_turn_latency_p50_ms`` / ``_p99_ms``: measured in the bots' process, for
   each action sent, until the next ``YourTurn`` of that table (or ``HandFinished``
   when the action ended the hand) arrives; ``_samples``: how many;
-- ``stack_rpcs_per_hand``: ``table_downstream_calls_total`` delta per hand, every
-  method but ``ListTables`` (the table service's table discovery, once a second
-  whatever the load); ``stack_{betting,dealer,showdown,lobby}_rpcs_per_hand``: the
+- ``stack_rpcs_per_hand``: ``table_downstream_calls_total{transport="unary"}``
+  delta per hand, every method but ``ListTables`` (the table service's table
+  discovery, once a second whatever the load); ``stack_session_messages_per_hand``:
+  the betting calls made as messages of the betting ``Session`` stream (one
+  request and one response each); ``stack_interservice_calls_per_hand``: both;
+  ``stack_{betting,dealer,showdown,lobby}_rpcs_per_hand``: the
   same calls counted by each server (``grpc_server_handled_total``, lobby
   ``ListTables`` excluded), whose sum ``stack_server_rpcs_per_hand`` cross-checks;
 - ``stack_stream_messages_per_hand``: ``table_stream_messages_total`` per hand
@@ -44,6 +47,8 @@ Keys (``bench.run`` group ``stack``):
   ``stack_ceiling_unary_calls_per_s`` and ``stack_ceiling_stream_messages_per_s``;
 - ``stack_timeouts``: ``table_timeouts_total`` at the window's end (expected 0);
 - ``stack_cpu_pct_<process>``: CPU of each process in the window (100 = one core);
+  ``stack_cpu_ms_per_hand_<process>``: the same per hand (steadier than hands/s
+  when something else shares the machine);
   ``stack_loadavg_1m``: the machine's load at the window's end (anything else
   running shares the CPUs: compare it with the number of cores).
 
@@ -199,11 +204,15 @@ def _server_rpcs(samples: Samples) -> float:
     )
 
 
-def _downstream_rpcs(samples: Samples) -> float:
+def _downstream_rpcs(samples: Samples, transport: str = "unary") -> float:
+    """The table's calls to other services: unary RPCs, or betting Session stream
+    messages (``transport="stream"``)."""
     return sum(
         value
         for name, labels, value in samples
-        if name == "table_downstream_calls_total" and labels.get("method") != "ListTables"
+        if name == "table_downstream_calls_total"
+        and labels.get("method") != "ListTables"
+        and labels.get("transport", "unary") == transport
     )
 
 
@@ -225,6 +234,7 @@ def figures_of(
     per_hand = 1 / hands if hands else 0.0
     hands_per_s = hands / span
     rpcs_per_hand = (_downstream_rpcs(t1) - _downstream_rpcs(t0)) * per_hand
+    session_per_hand = (_downstream_rpcs(t1, "stream") - _downstream_rpcs(t0, "stream")) * per_hand
     messages_per_hand = delta("table_stream_messages_total") * per_hand
     unary = ceilings[grpc_ceiling.UNARY_CONCURRENT]
     stream = ceilings[grpc_ceiling.STREAM_CONCURRENT]
@@ -236,6 +246,8 @@ def figures_of(
         "stack_turn_latency_p99_ms": round(bots["latency_p99_ms"], 2),
         "stack_turn_latency_samples": bots["latency_samples"],
         "stack_rpcs_per_hand": round(rpcs_per_hand, 2),
+        "stack_session_messages_per_hand": round(session_per_hand, 2),
+        "stack_interservice_calls_per_hand": round(rpcs_per_hand + session_per_hand, 2),
         "stack_stream_messages_per_hand": round(messages_per_hand, 2),
         "stack_player_messages_per_hand": round(
             delta("grpc_server_msg_received_total", grpc_method="Play") * per_hand, 2
@@ -263,6 +275,7 @@ def figures_of(
         if name in after.cpu:
             used = after.cpu[name] - before.cpu[name]
             out[f"stack_cpu_pct_{name}"] = round(100 * used / span, 1)
+            out[f"stack_cpu_ms_per_hand_{name}"] = round(1000 * used * per_hand, 2)
     return out
 
 
