@@ -391,6 +391,7 @@ class TableRuntime:
         snap.event_seq = f.visible_count(hand.facts, viewer)
         snap.pots.extend(hand.pots)
         players = hand.state.players
+        draws = _draw_counts(hand.facts)
         for i, s in enumerate(hand.seats):
             cards = hand.cards[i] if i < len(hand.cards) else f.PlayerCards()
             p = players[i] if i < len(players) else None
@@ -408,6 +409,8 @@ class TableRuntime:
                 view.own_cards.extend(cards.down)
             else:
                 view.down_cards = len(cards.down)
+            if s in draws:
+                view.draw_count = draws[s]
             snap.seats.append(view)
         turn = hand.turn
         if turn is not None:
@@ -480,6 +483,18 @@ class TableRuntime:
 
     def set_preset(self, order: Sequence[str]) -> None:
         self.preset_order = list(order)
+
+
+def _draw_counts(facts: Sequence[f.Fact]) -> dict[int, int]:
+    """D7: the cards each seat drew, public from the draw until the first action
+    after it (then none)."""
+    counts: dict[int, int] = {}
+    for fact in facts:
+        if isinstance(fact, f.DrawTaken):
+            counts[fact.seat] = len(fact.discarded)
+        elif isinstance(fact, f.ActionTaken) and counts:
+            return {}
+    return counts
 
 
 def _won(result: HandResult) -> int:

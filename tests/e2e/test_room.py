@@ -20,7 +20,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from poker.common.v1 import common_pb2 as common
 from poker.table.v1 import table_pb2 as tpb
 
-from .client import Room, sample, script, stud_order, total
+from .client import Player, Room, draw_order, passive, sample, script, stud_order, total
 
 SERVICES = {
     "dealer": "poker.dealer.v1.Dealer",
@@ -264,6 +264,31 @@ def test_reconnect_mid_hand_gets_the_turn_back__S10(room: Room) -> None:
     assert all(not a.timeout for a in hand.seen("action_taken"))
     assert hand.moves()[:2] == [(1, "bring_in"), (2, "call")]
     assert sum(hand.final_stacks().values()) == 2000
+
+
+def test_state_after_the_draw_shows_draw_counts__D7(room: Room) -> None:
+    """A reconnecting player's Snapshot (GetState) shows every seat's draw count until
+    the first action after the draw, as the live DrawTaken events did (D7); it used
+    to leave SeatView.draw_count unset."""
+    order = draw_order(
+        hands=[["Kc", "Kd", "Ks", "9c", "9d"], ["Jh", "Th", "9h", "8h", "7d"]]  # seats 2, 1
+    )
+    config = common.GameConfig(game=common.GAME_DRAW_7A, small_bet=100, big_bet=200)
+    hand = room.start_hand(config, order=order, buy_ins=[2000, 2000], connect_first=True)
+    states: list[dict[int, int | None]] = []
+
+    def counts(snap: tpb.Snapshot) -> dict[int, int | None]:
+        return {v.seat: v.draw_count if v.HasField("draw_count") else None for v in snap.seats}
+
+    def policy(player: Player, hand_id: str, turn: tpb.YourTurn) -> common.Action | str:
+        if len(player.of("draw_taken", hand_id)) == 2:  # after the draw
+            states.append(counts(player.state()))
+        return passive(player, hand_id, turn)
+
+    hand.play(script({2: ["check", "discard 9c 9d"], 1: ["call", "discard 7d"]}, then=policy))
+    hand.settle()
+    # Seat 2 acts first after the draw (D3): both counts shown; after its check, none.
+    assert states == [{1: 1, 2: 2}, {1: None, 2: None}]
 
 
 def test_half_closed_play_stream_ends_ok(room: Room) -> None:
