@@ -210,6 +210,29 @@ def test_stud_hilo_odd_chip_to_the_high_half__H5(room: Room) -> None:
     assert hand.final_stacks() == {1: 465 + 53, 2: 465, 3: 465 + 52}
 
 
+def test_stud_hilo_side_pot_split_on_its_own__H6(room: Room) -> None:
+    # Seat 1 (60) is all-in on third street: main pot 3 x 60 = 180.  Seats 2 and 3
+    # put 50 each more in on fourth: a side pot of 100 for them alone.  Seat 2's
+    # three kings take both high halves; the main pot's low goes to seat 1's
+    # 6-4-3-2-A, the side pot's low to seat 3's 8-7-5-3-2 (seat 1 has no part of it).
+    order = stud_order(
+        third=[("Ah", "2d", "6d"), ("Kc", "Kd", "Kh"), ("5c", "7d", "2c")],
+        streets=[["3h", "Qh", "8c"], ["4c", "Td", "3s"], ["9s", "9d", "Qd"]],
+        river=["Ks", "8s", "Jh"],
+    )
+    hand = room.start_hand(HILO, order=order, buy_ins=[60, 1000, 1000])
+    hand.play(script({3: ["bring_in", "call", "call"], 1: ["complete"], 2: ["call", "bet"]}))
+    hand.settle()
+    assert hand.moves()[:6] == [
+        (3, "bring_in"), (1, "complete"), (2, "call"), (3, "call"), (2, "bet"), (3, "call"),
+    ]  # fmt: skip
+    assert sorted(hand.awards()) == [
+        (0, 1, 90, LOW), (0, 2, 90, HIGH), (1, 2, 50, HIGH), (1, 3, 50, LOW),
+    ]  # fmt: skip
+    assert hand.final_stacks() == {1: 90, 2: 1030, 3: 940}
+    assert sorted(shown(hand)) == [(1, False), (2, False), (3, False)]
+
+
 # ---------------------------------------------------------------------- draw 7-A
 
 

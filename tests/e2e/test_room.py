@@ -319,5 +319,6 @@ def test_both_deliveries_see_the_same_events(room: Room, delivery: tpb.Delivery.
     for player in hand.players:
         live = [e for e in player.events if e.hand_id == hand.hand_id and e.event_seq]
         history = hand.history(player.seat).events
-        assert [e.event_seq for e in live] == list(range(1, len(live) + 1))
+        seqs = [e.event_seq for e in live]
+        assert seqs == sorted(set(seqs)), seqs  # increasing: a client can spot a gap
         assert [e.WhichOneof("event") for e in live] == [e.WhichOneof("event") for e in history]
