@@ -13,7 +13,8 @@ A viewer is a seat number (1..10) or ``SPECTATOR`` (0).  What each may see:
 - its own down cards; every upcard; the S11 community card; how many hidden
   cards the others hold (``hidden_count``, never the cards, not even masked);
 - every action, draw count (D7), pot, street and result;
-- its own ``YourTurn`` (nobody else's);
+- its own ``YourTurn`` with the menu; of another seat's turn only who and until
+  when (``ToAct``);
 - at the showdown the hands shown (S12); a hand mucked is seen by its owner, and
   by the hand's participants in the history afterwards (S12), never live;
 - never a burned card, the deck order or the salt (G4): those are in no fact.
@@ -142,11 +143,21 @@ class Viewer:
     participant_after_hand: bool = False
 
 
-def visible(fact: Fact, viewer: Viewer) -> bool:
-    """Whether the viewer receives an event for this fact at all."""
-    if isinstance(fact, Turn):
-        return fact.seat == viewer.seat
-    return True
+def private_to(fact: Fact) -> int | None:
+    """The one seat that sees this fact differently from everyone else (its own
+    down cards, its draw, its turn), or None when all viewers see the same event.
+    The table builds each event once for the seat and once for everyone else."""
+    if isinstance(fact, Dealt):
+        return None if fact.up or fact.community_card else fact.seat
+    if isinstance(fact, DrawTaken | Turn):
+        return fact.seat
+    return None
+
+
+def shared(fact: Fact) -> bool:
+    """False for facts whose views differ by more than one seat (a showdown with a
+    mucked hand: each owner sees their own): build those per viewer."""
+    return not (isinstance(fact, Showdown) and any(h.mucked for h in fact.hands))
 
 
 def _seat_info(s: SeatInfo) -> pb.SeatView:
@@ -203,18 +214,29 @@ def _finished(fact: HandFinished) -> pb.HandFinished:
 
 
 def view(fact: Fact, viewer: Viewer, *, seq: int, table_id: str, hand_id: str) -> pb.TableEvent:
-    """The event ``viewer`` receives for ``fact`` (call only when ``visible``)."""
+    """The event ``viewer`` receives for ``fact``, the hand's ``seq``-th."""
     event = pb.TableEvent(event_seq=seq, table_id=table_id, hand_id=hand_id)
     if isinstance(fact, Dealt):
         event.cards_dealt.CopyFrom(_dealt(fact, viewer))
     elif isinstance(fact, ActionTaken):
         event.action_taken.CopyFrom(_action(fact))
     elif isinstance(fact, Turn):
-        event.your_turn.CopyFrom(
-            pb.YourTurn(
-                action_seq=fact.action_seq, legal=fact.legal, deadline_unix_ms=fact.deadline_unix_ms
+        if fact.seat == viewer.seat:
+            event.your_turn.CopyFrom(
+                pb.YourTurn(
+                    action_seq=fact.action_seq,
+                    legal=fact.legal,
+                    deadline_unix_ms=fact.deadline_unix_ms,
+                )
             )
-        )
+        else:
+            event.to_act.CopyFrom(
+                pb.ToAct(
+                    seat=fact.seat,
+                    action_seq=fact.action_seq,
+                    deadline_unix_ms=fact.deadline_unix_ms,
+                )
+            )
     elif isinstance(fact, DrawTaken):
         event.draw_taken.CopyFrom(_draw(fact, viewer))
     elif isinstance(fact, StreetStarted):
@@ -239,18 +261,10 @@ def views(
     facts: Sequence[Fact], viewer: Viewer, *, table_id: str, hand_id: str
 ) -> list[pb.TableEvent]:
     """A whole hand as ``viewer`` may see it (hand histories), numbered 1, 2, ..."""
-    events: list[pb.TableEvent] = []
-    for fact in facts:
-        if visible(fact, viewer):
-            events.append(
-                view(fact, viewer, seq=len(events) + 1, table_id=table_id, hand_id=hand_id)
-            )
-    return events
-
-
-def visible_count(facts: Sequence[Fact], viewer: Viewer) -> int:
-    """How many events of these facts the viewer has been sent (its event_seq)."""
-    return sum(1 for f in facts if visible(f, viewer))
+    return [
+        view(fact, viewer, seq=k, table_id=table_id, hand_id=hand_id)
+        for k, fact in enumerate(facts, 1)
+    ]
 
 
 @dataclass(slots=True)

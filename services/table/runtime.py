@@ -52,7 +52,6 @@ class Subscriber:
         self.buffer: list[pb.TableEvent] = []
         self.viewer = f.Viewer()
         self.hand_id = ""
-        self.seq = 0
         self.ended: tuple[grpc.StatusCode, str] | None = None
 
     def _push(self, event: pb.TableEvent) -> None:
@@ -284,22 +283,28 @@ class TableRuntime:
     # ------------------------------------------------------------ viewers
 
     def _emit(self, hand: Hand, fact: f.Fact) -> None:
-        """Send one fact to every viewer, as ``facts.view`` builds it for each."""
+        """Send one fact to every viewer, as ``facts.view`` builds it for each: once
+        for everyone, once more for the seat it is private to (and per viewer for
+        the rare showdown that differs by more than one seat)."""
         if isinstance(fact, f.HandFinished):
             self.last_finished = fact
         urgent = isinstance(fact, f.Turn | f.HandFinished)
+        seq = len(hand.facts)
+        private = f.private_to(fact)
+        shared = f.shared(fact)
+        built: dict[int, pb.TableEvent] = {}
         for sub in [*self.players.values(), *self.spectators]:
             if sub.hand_id != hand.hand_id:
                 sub.hand_id = hand.hand_id
-                sub.seq = 0
                 sub.viewer = f.Viewer(hand.seat_of(sub.player_id) if sub.player_id else f.SPECTATOR)
-            if not f.visible(fact, sub.viewer):
-                continue
-            sub.seq += 1
-            event = f.view(
-                fact, sub.viewer, seq=sub.seq, table_id=self.table_id, hand_id=hand.hand_id
-            )
-            sub.deliver(event, urgent=urgent)
+            seat = sub.viewer.seat
+            key = seat if (seat == private or not shared) else -1
+            event = built.get(key)
+            if event is None:
+                event = built[key] = f.view(
+                    fact, sub.viewer, seq=seq, table_id=self.table_id, hand_id=hand.hand_id
+                )
+            sub.deliver(event, urgent=urgent and (not isinstance(fact, f.Turn) or seat == private))
 
     def _reject(
         self, hand: Hand, seat: int, action_seq: int, code: grpc.StatusCode, message: str
@@ -337,7 +342,6 @@ class TableRuntime:
         if hand is not None:
             sub.hand_id = hand.hand_id
             sub.viewer = f.Viewer(hand.seat_of(player_id) if player_id else f.SPECTATOR)
-            sub.seq = f.visible_count(hand.facts, sub.viewer)
         sub.direct(pb.TableEvent(table_id=self.table_id, snapshot=self.snapshot(player_id)))
         return sub
 
@@ -381,14 +385,13 @@ class TableRuntime:
                 )
             return snap
         seat = hand.seat_of(player_id) if player_id else 0
-        viewer = f.Viewer(seat)
         snap.hand_id = hand.hand_id
         snap.your_seat = seat
         snap.street = hand.street
         snap.button_seat = hand.button_seat
         snap.community_card = hand.community_card
         snap.deck_commitment = hand.commitment
-        snap.event_seq = f.visible_count(hand.facts, viewer)
+        snap.event_seq = len(hand.facts)
         snap.pots.extend(hand.pots)
         players = hand.state.players
         draws = _draw_counts(hand.facts)
