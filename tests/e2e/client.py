@@ -3,31 +3,44 @@
 Used by the end-to-end tests (``tests/e2e``) and reusable by any test that needs
 players at a table of a running :class:`services.stack.Stack`::
 
-    with Stack(env=stack_env()) as stack:
-        room = Room(stack)
-        hand = room.start_hand(STUD, order=stud_order([...]), buy_ins=[1000, 1000])
-        hand.play(script({1: ["bring_in"], 2: ["call", ...]}))   # or hand.play(passive)
-        finished = hand.finished()                # HandFinished, as seat 1 saw it
-        assert room.audit(hand.table_id, hand.hand_id) == []
-        room.assert_chips_conserved()
-        room.close()
+    stack = Stack(env=stack_env()).start()
+    room = Room(stack)
+    hand = room.start_hand(STUD, order=stud_order([...]), buy_ins=[1000, 1000])
+    hand.play(script({1: ["bring_in"], 2: ["call", "raise 300"]}))  # or hand.play()
+    hand.settle()            # recorded; the deal audits; chips conserved; paid out
+    assert hand.final_stacks() == {1: ..., 2: ...}
+    assert hand.moves()[:2] == [(1, "bring_in"), (2, "call")]
+    room.close()
+    stop_stack(stack)
 
 The pieces:
 
 - :func:`stack_env`: the per-service settings a test stack needs (preset decks on,
-  an audit token, tables started on demand only, short idle polls).
-- :class:`Room`: stubs of the lobby and the table service; players
-  (:meth:`Room.register`), tables (:meth:`Room.create_table`), the audit
-  (:meth:`Room.reveal`, :meth:`Room.audit`), the chip invariant
-  (:meth:`Room.assert_chips_conserved`), ``/metrics`` (:meth:`Room.metrics`), and
-  :meth:`Room.start_hand`, which seats players at a new table with a preset deck and
-  returns a :class:`Hand` in progress whose players' streams are connected.
-- :class:`Player`: one registered player (id, token) and at most one open
-  ``Play`` stream: :meth:`Player.connect`, the events received (batches unpacked),
-  :meth:`Player.next_turn` (a ``YourTurn``, or a ``Snapshot`` with ``your_turn``),
-  :meth:`Player.act` / :meth:`Player.send`, :meth:`Player.close`.
-- Policies for :meth:`Hand.play`: :func:`passive` (check, call, bring in, stand
-  pat), :func:`script` (a list of actions per seat, like ``"raise 300"``).
+  an audit token, tables started on demand only, roomy call deadlines);
+  :func:`stop_stack` stops a stack (table first, backends side by side).
+- :class:`Room`: stubs of the lobby (``room.lobby``) and the table service
+  (``room.table``); players (:meth:`Room.register`), tables
+  (:meth:`Room.create_table`, :meth:`Room.preset`), the audit (:meth:`Room.reveal`,
+  :meth:`Room.audit`, :meth:`Room.audit_all`), the chip invariant
+  (:meth:`Room.assert_chips_conserved`), ``/metrics`` (:meth:`Room.metrics`, with
+  :func:`sample` and :func:`total`), and :meth:`Room.start_hand`: new players
+  seated at a new table with a preset deck, their streams connected, the first
+  hand in progress (a :class:`Hand`).
+- :class:`Player`: one registered player (id, token) and at most one open ``Play``
+  stream: :meth:`Player.connect` (returns the Join's Snapshot), ``events`` (batches
+  unpacked), :meth:`Player.wait_for`, :meth:`Player.next_turn` (a ``YourTurn``, or
+  a ``Snapshot`` with ``your_turn``), :meth:`Player.act` / :meth:`Player.send`,
+  :meth:`Player.close` (half-close, or ``abrupt``), :meth:`Player.twin` (a second
+  connection of the same player); lobby and unary calls on its behalf
+  (:meth:`Player.sit`, :meth:`Player.stand_up`, :meth:`Player.balance`,
+  :meth:`Player.state` = GetState, :meth:`Player.history`).
+- :class:`Hand`: :meth:`Hand.play` answers every turn with a policy until the
+  hand ends; :meth:`Hand.settle`; what happened: :meth:`Hand.finished`,
+  :meth:`Hand.final_stacks`, :meth:`Hand.awards`, :meth:`Hand.showdown` (live),
+  :meth:`Hand.seen` and :meth:`Hand.moves` (from the hand history: complete).
+- Policies for :meth:`Hand.play`, ``(player, hand_id, turn) -> action``:
+  :func:`passive` (stand pat, check, call, bring in), :func:`script` (each seat's
+  actions in order, like ``"raise 300"``; ``None`` lets the clock run out).
 - Deck builders: :func:`stud_order` and :func:`draw_order` turn "who gets which
   card" into the dealer's preset order (first dealt first), filling the rest.
 

@@ -87,6 +87,11 @@ def test_stud_full_hand__S4_S5_S6_S7_S12(room: Room) -> None:
     assert "three of a kind" in live.hands[0].high.lower()
     (history,) = hand.seen("showdown", seat=2)
     assert sorted(history.hands[1].cards) == sorted(["4d", "4s", "2d", "5c", "6c", "9c", "Ts"])
+    public = room.table.GetHandHistory(
+        tpb.GetHandHistoryRequest(table_id=hand.table_id, hand_id=hand.hand_id), timeout=10
+    )
+    (showdown,) = [e.showdown for e in public.hands[0].events if e.HasField("showdown")]
+    assert list(showdown.hands[1].cards) == []  # not to the public
 
 
 @pytest.mark.parametrize(
@@ -483,3 +488,25 @@ def test_draw_five_players_sixes_in_the_deck__G1_D1_D8(room: Room) -> None:
     assert event is not None
     (winner,) = [h for h in event.hands if h.seat == 2]
     assert "straight" in winner.high.lower()
+
+
+def test_draw_split_pot_odd_chip_first_left_of_the_button__D9_G3(room: Room) -> None:
+    # Antes 5 (15) and three calls of the big blind (300): 315, checked down after
+    # everyone stands pat.  Seats 3 and 1 hold the same ace-high straight: the pot
+    # is split (G3) and the odd chip goes to the first of them clockwise from the
+    # button (seat 1): seat 3 (D9).
+    config = draw_config(common.STRUCTURE_FIXED_LIMIT)
+    config.ante = 5
+    order = draw_order(
+        hands=[
+            ["7c", "7d", "8c", "9d", "9h"],  # seat 2
+            ["Tc", "Jd", "Qh", "Ks", "Ac"],  # seat 3
+            ["Td", "Jh", "Qs", "Kc", "Ad"],  # seat 1 (button)
+        ]
+    )
+    hand = room.start_hand(config, order=order, buy_ins=[2000, 2000, 2000])
+    hand.play()
+    hand.settle()
+    assert sorted(hand.awards()) == [(0, 1, 157, WHOLE), (0, 3, 158, WHOLE)]
+    assert hand.final_stacks() == {1: 2052, 2: 1895, 3: 2053}
+    assert shown(hand) == [(2, False), (3, False), (1, False)]  # from the first to act (S12)
