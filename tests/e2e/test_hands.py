@@ -126,6 +126,28 @@ def test_stud_bring_in_by_suit__S5_G2(
     assert hand.showdown() is None  # G6: won without showing
 
 
+def test_stud_lowest_card_all_in_from_the_ante__S5_S6(room: Room) -> None:
+    # Seat 1 (2c, the lowest door) has only its ante: all-in, so seat 2 to its left
+    # acts first and may bring in or fold (S5).  Seat 1's ace-high boards are the
+    # best on every street, but it is all-in: the next player to its left who can
+    # act, seat 2, opens each street (S6).  Main pot 30 (antes) to seat 1's trip
+    # aces, side pot 50 to seat 3's kings up.
+    order = stud_order(
+        third=[("As", "Ah", "2c"), ("7s", "8d", "9h"), ("Ks", "Jc", "Kd")],
+        streets=[["Ad", "2d", "6h"], ["3c", "3h", "Tc"], ["4d", "5s", "4s"]],
+        river=["8s", "Qc", "Jd"],
+    )
+    hand = room.start_hand(STUD, order=order, buy_ins=[10, 1000, 1000])
+    hand.play()  # bring in, call, check
+    hand.settle()
+    first = hand.turns[0].legal
+    assert first.seat == 2
+    assert {common.ACTION_KIND_BRING_IN, common.ACTION_KIND_FOLD} <= set(first.kinds)
+    assert hand.moves() == [(2, "bring_in"), (3, "call")] + [(2, "check"), (3, "check")] * 4
+    assert sorted(hand.awards()) == [(0, 1, 30, WHOLE), (1, 3, 50, WHOLE)]
+    assert hand.final_stacks() == {1: 30, 2: 965, 3: 1015}
+
+
 def test_stud_side_pots_three_all_ins__S12_S13(room: Room) -> None:
     # Stacks 60, 110, 160, 1000; antes leave 50, 100, 150, 990.  Seat 4 (2c) brings
     # in; seat 1 completes all-in to 50, seat 2 raises all-in to 100, seat 3 raises

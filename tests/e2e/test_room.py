@@ -225,6 +225,31 @@ def test_timeout_check_or_fold__S10(room: Room) -> None:
     assert hand.final_stacks() == {1: 965, 2: 1035}
 
 
+@pytest.mark.parametrize(
+    "policy", [common.TIMEOUT_POLICY_ALL_IN_PROTECTION, common.TIMEOUT_POLICY_CHECK_OR_FOLD]
+)
+def test_timeout_on_the_bring_in_posts_it__S5_S10(
+    room: Room, policy: common.TimeoutPolicy.ValueType
+) -> None:
+    """The bring-in can be neither checked nor folded (S5): under either policy a
+    clock that runs out on it posts the bring-in, and the hand goes on."""
+    order = stud_order([("Ah", "Ad", "2c"), ("7s", "8s", "Kd")])
+    hand = room.start_hand(
+        stud(policy),
+        order=order,
+        buy_ins=[1000, 1000],
+        action_clock_ms=CLOCK_MS,
+        connect_first=True,
+    )
+    hand.play(script({1: [None]}))  # then: call, checks
+    hand.settle()
+    first = hand.seen("action_taken")[0]
+    assert (first.seat, first.action.kind, first.timeout) == (1, common.ACTION_KIND_BRING_IN, True)
+    assert first.stack == 1000 - 10 - 25
+    assert hand.moves()[1] == (2, "call")
+    assert hand.final_stacks() == {1: 1035, 2: 965}  # aces win antes 20 + 50
+
+
 # ---------------------------------------------------------------------- streams
 
 
