@@ -532,3 +532,41 @@ def test_draw_split_pot_odd_chip_first_left_of_the_button__D9_G3(room: Room) -> 
     assert sorted(hand.awards()) == [(0, 1, 157, WHOLE), (0, 3, 158, WHOLE)]
     assert hand.final_stacks() == {1: 2052, 2: 1895, 3: 2053}
     assert shown(hand) == [(2, False), (3, False), (1, False)]  # from the first to act (S12)
+
+
+def test_draw_reshuffle_when_the_stub_runs_short__D6(room: Room) -> None:
+    # Five players: 36 cards, 25 dealt, one burned, a stub of 10.  Seat 2 draws five
+    # (the stub keeps 5).  Seat 3 wants five, but the stub's last card is never
+    # dealt: the stub, the burn and seat 2's discards (not seat 3's own) are
+    # shuffled into a new stub, and seat 3 draws from it.
+    hands = [
+        ["7c", "7d", "8c", "9d", "Jh"],  # seat 2
+        ["Kc", "Kd", "Qh", "Js", "Tc"],  # seat 3
+        ["Qc", "Qd", "8h", "9c", "Th"],  # seat 4
+        ["Jc", "Jd", "7h", "7s", "Ac"],  # seat 5
+        ["6d", "6h", "6s", "Kh", "9s"],  # seat 1 (button)
+    ]
+    order = draw_order(hands, sixes=True)
+    hand = room.start_hand(
+        draw_config(common.STRUCTURE_FIXED_LIMIT), order=order, buy_ins=[2000] * 5
+    )
+    hand.play(
+        script(
+            {
+                2: ["call", "discard " + " ".join(hands[0])],
+                3: ["check", "discard " + " ".join(hands[1])],
+            }
+        )
+    )
+    reveal = hand.settle()
+    draws = [op for op in reveal.log if op.WhichOneof("op") == "draw"]
+    assert [(list(op.draw.discards), op.reshuffled) for op in draws[:2]] == [
+        (hands[0], False),
+        (hands[1], True),
+    ]
+    assert list(draws[0].cards) == order[26:31]
+    received = set(draws[1].cards)
+    assert len(received) == 5 and received <= {*order[31:36], order[25], *hands[0]}
+    (mine,) = [d for d in hand.seen("draw_taken", seat=3) if d.seat == 3]
+    assert set(mine.received) == received
+    assert sum(hand.final_stacks().values()) == 10_000
