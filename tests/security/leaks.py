@@ -108,6 +108,8 @@ class HandTruth:
     undealt: set[str] = field(default_factory=set)
     folded: set[int] = field(default_factory=set)
     discards: int = 0
+    river: int = 0  # the dealer's RiverOutcome on seventh street (S11)
+    street_of: dict[str, int] = field(default_factory=dict)  # first dealt on this street
     commitment: bytes = b""
     secrets: tuple[bytes, bytes] = (b"", b"")
 
@@ -164,6 +166,12 @@ def hand_truth(reveal: pb.DeckReveal, public: pb.HandHistory) -> HandTruth:
         truth.up[seat].append(card)
         truth.public.add(card)
 
+    draw_game = public.config.game == common.GAME_DRAW_7A
+    for k, op in enumerate(ops):
+        street = min(k, 1) if draw_game else k  # stud: one operation per street
+        for card in [*op.cards, op.community_card]:
+            if card:
+                truth.street_of.setdefault(card, street)
     first_op = ops[0]
     cards = list(first_op.cards)
     if public.config.game == common.GAME_DRAW_7A:
@@ -199,6 +207,8 @@ def hand_truth(reveal: pb.DeckReveal, public: pb.HandHistory) -> HandTruth:
             elif kind == "street_started" and event.street_started.street >= 1:
                 op = next(later)
                 active = [s for s in order if s not in folded]
+                if op.WhichOneof("op") == "river":
+                    truth.river = op.river_outcome
                 if op.community_card:
                     truth.community = op.community_card
                     truth.public.add(op.community_card)
@@ -211,6 +221,9 @@ def hand_truth(reveal: pb.DeckReveal, public: pb.HandHistory) -> HandTruth:
         taken = event.action_taken if event.HasField("action_taken") else None
         if taken is not None and taken.action.kind == common.ACTION_KIND_FOLD:
             truth.folded.add(taken.seat)
+    returned = returned_cards(ops)
+    if public.config.game != common.GAME_DRAW_7A:
+        assert not returned, f"{public.hand_id}: cards dealt twice in stud: {returned}"
     truth.burned = burned - dealt
     truth.undealt = set(reveal.order) - dealt - burned
     showdown = first(events, "showdown")
@@ -224,6 +237,27 @@ def hand_truth(reveal: pb.DeckReveal, public: pb.HandHistory) -> HandTruth:
                 truth.shown.update(cards)
                 truth.shown_seats.add(hand.seat)
     return truth
+
+
+def returned_cards(ops: list[dpb.DeckOperation]) -> set[str]:
+    """Cards dealt more than once in a hand.  A card still held (a folded hand's
+    included) is never dealt again (G4); in 7-A draw a discard may be, to another
+    player (D6: not the current player's own discards)."""
+    live: set[str] = set()
+    discarded: set[str] = set()
+    again: set[str] = set()
+    for op in ops:
+        if op.WhichOneof("op") == "draw":
+            own = set(op.draw.discards) & set(op.cards)
+            assert not own, f"a player got their own discards {own} back (D6)"
+            live -= set(op.draw.discards)
+            discarded |= set(op.draw.discards)
+        for card in [*op.cards, *([op.community_card] if op.community_card else [])]:
+            assert card not in live, f"{card} dealt while still held"
+            if card in discarded:
+                again.add(card)
+            live.add(card)
+    return again
 
 
 @dataclass
@@ -282,7 +316,10 @@ class Scan:
         where: str,
         history: bool,
         after_showdown: bool,
+        street: int | None = None,
     ) -> None:
+        """``street``: the latest street this viewer was told of (None: the hand is
+        over); a card dealt on a later street must not be known yet (G4)."""
         values = list(values_in(msg))
         self._secret_bytes(msg, values, hand_id, where)
         found = [m for text in values if isinstance(text, str) for m in CARD.findall(text)]
@@ -296,6 +333,9 @@ class Scan:
             return
         seat = truth.seat_of.get(player_id, 0) if player_id else 0
         for card in found:
+            dealt_on = truth.street_of.get(card, 0)
+            if street is not None and dealt_on > street:
+                self._fail(where, hand_id, card, f"dealt on street {dealt_on}, sent on {street}")
             if truth.may_see(card, seat, history=history, after_showdown=after_showdown):
                 continue
             if card in truth.burned:
@@ -314,6 +354,7 @@ class Scan:
     def stream(self, label: str, player_id: str | None, messages: list[pb.TableEvent]) -> None:
         """A whole stream, in order: shown hands count from the stream's showdown on."""
         seen_showdown: set[str] = set()
+        street: dict[str, int] = {}  # the latest StreetStarted of each hand on this stream
         for k, message in enumerate(messages):
             self.messages += 1
             where = f"{label} message {k}"
@@ -321,6 +362,10 @@ class Scan:
                 hand_id = event.snapshot.hand_id if event.HasField("snapshot") else event.hand_id
                 if event.HasField("showdown"):
                     seen_showdown.add(hand_id)
+                if event.HasField("street_started"):
+                    street[hand_id] = event.street_started.street
+                elif event.HasField("snapshot"):
+                    street[hand_id] = event.snapshot.street
                 self._check(
                     event,
                     hand_id,
@@ -328,11 +373,20 @@ class Scan:
                     where=where,
                     history=False,
                     after_showdown=hand_id in seen_showdown,
+                    street=street.get(hand_id, -1),
                 )
 
     def snapshot(self, label: str, player_id: str, snap: pb.Snapshot) -> None:
         self.messages += 1
-        self._check(snap, snap.hand_id, player_id, where=label, history=False, after_showdown=False)
+        self._check(
+            snap,
+            snap.hand_id,
+            player_id,
+            where=label,
+            history=False,
+            after_showdown=False,
+            street=snap.street,
+        )
 
     def history(self, label: str, player_id: str | None, hist: pb.HandHistory) -> None:
         self.messages += 1

@@ -10,6 +10,7 @@ players stand up and buy in again, so all-ins happen and the table keeps going.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from dataclasses import dataclass, field
 
@@ -241,7 +242,7 @@ async def _play(
 
 
 def play_tables(
-    room: Room, plans: list[TablePlan], *, seed: int, snapshot_rate: float = 0.15
+    room: Room, plans: list[TablePlan], *, seed: int, snapshot_rate: float = 0.1
 ) -> list[TableRecord]:
     """Create, seat and play every planned table; then fetch every hand history as
     the public, each participant and a non-participant see it."""
@@ -253,7 +254,10 @@ def play_tables(
         )
         players = [room.register(f"sec-{k}-{i}") for i in range(plan.players)]
         records.append(TableRecord(table_id, plan, players))
-    asyncio.run(_play(room, records, rng, snapshot_rate))
+    try:
+        asyncio.run(_play(room, records, rng, snapshot_rate))
+    except AssertionError as error:
+        raise AssertionError(f"{error}\n{service_trouble(room)}") from None
     outsider = room.register("sec-outsider")
     for k, rec in enumerate(records):
         other = records[(k + 1) % len(records)].players[0]
@@ -265,3 +269,18 @@ def play_tables(
             for history in room.history(rec.table_id, viewer, limit=100):
                 rec.histories.append((viewer, label, history))
     return records
+
+
+def service_trouble(room: Room) -> str:
+    """The services' warnings, errors and non-JSON output (for failure messages)."""
+    lines = []
+    for name in ("table", "lobby", "dealer", "betting", "showdown"):
+        for line in room.stack[name].lines:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                lines.append(f"{name}: {line}")
+                continue
+            if record.get("level") not in ("info", "debug"):
+                lines.append(f"{name}: {line}")
+    return "\n".join(lines[-80:])

@@ -304,7 +304,9 @@ def random_action(
         return common.Action(kind=common.ACTION_KIND_FOLD)
     if common.ACTION_KIND_CALL in kinds:
         return common.Action(kind=common.ACTION_KIND_CALL)
-    if aggressive is not None:  # e.g. a bring-in seat that must bring in or complete
+    if common.ACTION_KIND_BRING_IN in kinds:  # S5: bring in (a short stack: all it has)
+        return common.Action(kind=common.ACTION_KIND_BRING_IN)
+    if aggressive is not None:
         amount = legal.to_choices[0] if legal.to_choices else legal.min_to
         return common.Action(kind=aggressive, amount=amount)
     return common.Action(kind=common.ACTION_KIND_FOLD)

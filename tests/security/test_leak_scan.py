@@ -22,15 +22,24 @@ from collections import Counter
 import pytest
 
 from poker.common.v1 import common_pb2 as common
+from poker.dealer.v1 import dealer_pb2 as dpb
 from poker.table.v1 import table_pb2 as pb
 
 from .leaks import HandTruth, Scan, attribution, audit, first, hand_truth
 from .play import TablePlan, TableRecord, play_tables
 from .room import DRAW_NL, STUD, STUD_HILO, Room, Tendencies, events_of
 
+# Eight players who rarely fold reach seventh street without enough cards (S11):
+# burns and stub are reshuffled (burned cards are then dealt, to their new owner
+# only), or one community card is turned up for everyone.
+FOLD = common.ACTION_KIND_FOLD
+PASSIVE = Tendencies(fold=0.0, aggress=0.05)
 PLANS = [
-    TablePlan("sec stud", STUD, players=4, buy_in=1_500, hands=30),
-    TablePlan("sec stud hi-lo", STUD_HILO, players=4, buy_in=1_500, hands=30),
+    TablePlan("sec stud", STUD, players=4, buy_in=1_500, hands=25),
+    TablePlan("sec stud 8", STUD, players=8, buy_in=3_000, hands=6, tendencies=PASSIVE),
+    TablePlan(
+        "sec stud hi-lo", STUD_HILO, players=7, buy_in=1_500, hands=25, tendencies=Tendencies(0.02)
+    ),
     TablePlan(
         "sec draw nl", DRAW_NL, players=5, buy_in=2_000, hands=30, tendencies=Tendencies(fold=0.1)
     ),
@@ -159,9 +168,19 @@ def check_coverage(records: list[TableRecord], truths: dict[str, HandTruth]) -> 
         seen["mucks"] += bool(truth.mucked_seats)
         seen["burns"] += bool(truth.burned)
         seen["draws"] += bool(truth.discards)
+        seen["river reshuffled"] += truth.river == dpb.RIVER_OUTCOME_RESHUFFLED
         seen["community card"] += bool(truth.community)
         seen[f"game {common.Game.Name(truth.game)}"] += 1
-    for what in ("rebuys", "batches", "folds", "showdowns", "mucks", "burns", "draws"):
+    for rec in records:
+        for viewer, _, history in rec.histories:
+            if viewer is None:
+                seen["all-ins"] += any(
+                    e.action_taken.stack == 0 and e.action_taken.action.kind != FOLD
+                    for e in history.events
+                    if e.HasField("action_taken")
+                )
+    musts = ("rebuys", "batches", "folds", "showdowns", "mucks", "burns", "draws", "all-ins")
+    for what in (*musts, "river reshuffled", "community card"):
         assert seen[what], f"the play had no {what}: {dict(seen)}"
     assert seen[f"delivery {pb.DELIVERY_ON_TURN}"] and seen[f"delivery {pb.DELIVERY_EVERY_EVENT}"]
     return seen
