@@ -261,7 +261,9 @@ class Player:
         self, table_id: str, delivery: tpb.Delivery.ValueType = tpb.DELIVERY_EVERY_EVENT
     ) -> tpb.Snapshot:
         """Open a Play stream to ``table_id`` (Join); returns the first Snapshot.
-        An open stream of this player is closed first."""
+        An open stream of this player is closed first.  A refused Join (a wrong
+        token: PERMISSION_DENIED, an unknown table: NOT_FOUND...) raises the
+        ``grpc.RpcError`` the stream ended with."""
         self.close()
         self.table_id = table_id
         outbox: queue.Queue[tpb.PlayerMessage | None] = queue.Queue()
@@ -288,7 +290,12 @@ class Player:
         self._call = call
         done = self.stream_done
         threading.Thread(target=self._read, args=(call, done), daemon=True).start()
-        snap = self.wait_for(lambda e: e.HasField("snapshot"), what="the Join's Snapshot")
+        try:
+            snap = self.wait_for(lambda e: e.HasField("snapshot"), what="the Join's Snapshot")
+        except TimeoutError:
+            if self.ended is not None:
+                raise self.ended from None
+            raise
         return snap.snapshot
 
     def _read(self, call: Any, done: threading.Event) -> None:
@@ -347,7 +354,7 @@ class Player:
                     if predicate(event):
                         return event
                 left = deadline - time.monotonic()
-                if left <= 0 or (self.stream_done.is_set() and self._call is None):
+                if left <= 0 or self.stream_done.is_set():  # nothing more will come
                     raise TimeoutError(f"{self.name}: no {what}; got {self.describe_events()}")
                 self.changed.wait(min(left, 0.5))
 
@@ -561,10 +568,11 @@ class Hand:
     def finished(self, seat: int = 0) -> tpb.HandFinished:
         """HandFinished as ``seat`` (default the first player) saw it (waits)."""
         player = self.by_seat(seat) if seat else self.players[0]
-        player.wait_for(
-            lambda e: e.HasField("hand_finished") and e.hand_id == self.hand_id,
-            what="HandFinished",
-        )
+        if not player.of("hand_finished", self.hand_id):
+            player.wait_for(
+                lambda e: e.HasField("hand_finished") and e.hand_id == self.hand_id,
+                what="HandFinished",
+            )
         (done,) = player.of("hand_finished", self.hand_id)
         result: tpb.HandFinished = done
         return result
