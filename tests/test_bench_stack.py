@@ -18,7 +18,8 @@ POSITIVE = (
     "stack_turn_latency_samples",
     "stack_rpcs_per_hand",
     "stack_server_rpcs_per_hand",
-    "stack_betting_rpcs_per_hand",
+    "stack_session_messages_per_hand",  # betting goes over its Session stream
+    "stack_interservice_calls_per_hand",
     "stack_dealer_rpcs_per_hand",
     "stack_lobby_rpcs_per_hand",
     "stack_stream_messages_per_hand",
@@ -34,9 +35,11 @@ POSITIVE = (
 )
 PRESENT = (
     "stack_timeouts",
+    "stack_betting_rpcs_per_hand",  # 0 with the Session stream
     "stack_showdown_rpcs_per_hand",
     "stack_loadavg_1m",
     *(f"stack_cpu_pct_{name}" for name in stack.PROCESSES),
+    *(f"stack_cpu_ms_per_hand_{name}" for name in stack.PROCESSES),
 )
 
 

@@ -122,6 +122,7 @@ class TableRuntime:
         self.hands_played = 0
         self.preset_order: list[str] = []
         self.unreported: lpb.FinishHandRequest | None = None
+        self.played: collections.deque[str] = collections.deque(maxlen=64)  # recent hand ids
         self.last_finished: f.HandFinished | None = None
         self.log = get_logger().bind(table_id=self.table_id)
         self._task: asyncio.Task[None] | None = None
@@ -165,7 +166,27 @@ class TableRuntime:
                     continue
                 if not plan.play:
                     continue
-            self.unreported = await self._play(plan)
+            if plan.hand_id in self.played:
+                # The lobby still has a hand pending that this table already played
+                # (it refused the report): never deal it twice; void it instead.
+                self.log.error("lobby offered a hand already played", hand_id=plan.hand_id)
+                self.unreported = lpb.FinishHandRequest(
+                    table_id=self.table_id, hand_id=plan.hand_id, voided=True, plan_next=True
+                )
+                plan = None
+                continue
+            self.played.append(plan.hand_id)
+            try:
+                self.unreported = await self._play(plan)
+            except Exception:
+                # A bug must not silently stop the table: log it, void the hand
+                # (the lobby keeps the stacks as before it) and go on.
+                self.log.exception("hand failed", hand_id=plan.hand_id)
+                self.hand = None
+                self.unreported = lpb.FinishHandRequest(
+                    table_id=self.table_id, hand_id=plan.hand_id, voided=True, plan_next=True
+                )
+                await asyncio.sleep(self.idle_poll_s)
             plan = None
             if self.hand_pause_s:
                 await asyncio.sleep(self.hand_pause_s)

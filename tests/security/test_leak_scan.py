@@ -57,6 +57,28 @@ def truths_of(room: Room, records: list[TableRecord]) -> dict[str, HandTruth]:
     return truths
 
 
+def _turns_seen(rec: TableRecord) -> str:
+    """For a failure message: every turn the players were offered with the action_seq
+    of each refusal (hand, player, how: event or snapshot, the menu)."""
+    wanted = {r.action_seq for r in rec.rejected}
+    seen = [f"refused: {[(r.action_seq, r.message) for r in rec.rejected]}"]
+    for stream in rec.streams:
+        for message in stream.messages:
+            for event in events_of(message):
+                kind = event.WhichOneof("event")
+                turn = None
+                if kind == "your_turn":
+                    turn = event.your_turn
+                elif kind == "snapshot" and event.snapshot.HasField("your_turn"):
+                    turn = event.snapshot.your_turn
+                if turn is not None and turn.action_seq in wanted:
+                    seen.append(
+                        f"{stream.player.name} {kind} hand={event.hand_id or event.snapshot.hand_id}"
+                        f" seq={turn.action_seq} menu={turn.legal.description!r}"
+                    )
+    return "\n".join(seen)
+
+
 @pytest.mark.slow
 def test_random_play_leaks_no_card_and_every_deck_verifies__G4_S12(room: Room) -> None:
     records = play_tables(room, PLANS, seed=20240607)
@@ -64,7 +86,9 @@ def test_random_play_leaks_no_card_and_every_deck_verifies__G4_S12(room: Room) -
     scan = Scan(truths)
     problems: list[str] = []
     for rec in records:
-        assert rec.rejected == [], "random-legal players send legal actions only"
+        assert rec.rejected == [], (
+            "random-legal players send legal actions only: " + _turns_seen(rec)
+        )
         for stream in rec.streams:
             label = f"{rec.plan.name} seat stream of {stream.player.name} ({stream.delivery})"
             assert stream.error is None, f"{label} ended with {stream.error!r}"
