@@ -1,18 +1,24 @@
-"""The rendered Kubernetes manifests (deploy/): security, ports, probes, policies."""
+"""The rendered Kubernetes manifests (deploy/): security, ports, probes, policies,
+the lobby's volume, the table's addresses, audit token and shards."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import kubernetes_validate
 import pytest
 
 from services.ports import DEFAULT_PORTS
+from services.table.server import _shard
 from tests.deploy.manifests import overlays, render, validate
 
-SERVED = ("dealer", "betting", "showdown")
+SERVED = ("dealer", "betting", "showdown", "lobby", "table")
+# The services the table pods call, by their TABLE_<NAME>_ADDR.
+DOWNSTREAM = ("lobby", "dealer", "betting", "showdown")
+WORKLOAD_KINDS = {"table": "StatefulSet"}  # the others are Deployments
+POD_INDEX = "metadata.labels['apps.kubernetes.io/pod-index']"
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 Objects = list[dict[str, Any]]
@@ -25,6 +31,36 @@ def rendered(request: pytest.FixtureRequest) -> Objects:
 
 def of_kind(objects: Objects, kind: str) -> dict[str, dict[str, Any]]:
     return {o["metadata"]["name"]: o for o in objects if o["kind"] == kind}
+
+
+def workloads(objects: Objects) -> dict[str, dict[str, Any]]:
+    """The Deployments and StatefulSets by name (one per service)."""
+    found = [o for o in objects if o["kind"] in ("Deployment", "StatefulSet")]
+    names = [o["metadata"]["name"] for o in found]
+    assert len(names) == len(set(names)), names
+    return {o["metadata"]["name"]: o for o in found}
+
+
+def the_container(workload: dict[str, Any]) -> dict[str, Any]:
+    (container,) = workload["spec"]["template"]["spec"]["containers"]
+    return container
+
+
+def container_env(container: dict[str, Any], objects: Objects, ordinal: int = 0) -> dict[str, str]:
+    """The environment the kubelet gives ``container`` (of the pod with ``ordinal``):
+    envFrom ConfigMaps first, then ``env`` in order, ``$(VAR)`` expanded from what is
+    defined before it (left as is otherwise, like Kubernetes); the StatefulSet pod
+    index from the downward API; Secret references are left out (not known here)."""
+    configs = of_kind(objects, "ConfigMap")
+    env: dict[str, str] = {}
+    for source in container.get("envFrom", []):
+        env |= configs[source["configMapRef"]["name"]]["data"]
+    for var in container.get("env", []):
+        if "value" in var:
+            env[var["name"]] = re.sub(r"\$\((\w+)\)", lambda m: env.get(m[1], m[0]), var["value"])
+        elif var["valueFrom"].get("fieldRef", {}).get("fieldPath") == POD_INDEX:
+            env[var["name"]] = str(ordinal)
+    return env
 
 
 def readme_ports() -> dict[str, tuple[int, int]]:
@@ -52,10 +88,11 @@ def test_validation_is_not_silent() -> None:
 
 
 def test_containers_are_locked_down(rendered: Objects) -> None:
-    deployments = of_kind(rendered, "Deployment")
-    assert set(deployments) == set(SERVED)
-    for name, deployment in deployments.items():
-        pod = deployment["spec"]["template"]["spec"]
+    found = workloads(rendered)
+    assert set(found) == set(SERVED)
+    for name, workload in found.items():
+        assert workload["kind"] == WORKLOAD_KINDS.get(name, "Deployment"), name
+        pod = workload["spec"]["template"]["spec"]
         assert pod["automountServiceAccountToken"] is False
         assert pod["serviceAccountName"] == name
         assert pod["securityContext"]["runAsNonRoot"] is True
@@ -82,14 +119,13 @@ def test_service_accounts_have_no_token(rendered: Objects) -> None:
 
 def test_ports_match_containers_and_readme(rendered: Objects) -> None:
     documented = readme_ports()
-    deployments = of_kind(rendered, "Deployment")
+    found = workloads(rendered)
     services = of_kind(rendered, "Service")
-    configs = of_kind(rendered, "ConfigMap")
     assert set(services) == set(SERVED)
     for name in SERVED:
         grpc, metrics = DEFAULT_PORTS[name]
         assert documented[name] == (grpc, metrics)
-        (container,) = deployments[name]["spec"]["template"]["spec"]["containers"]
+        container = the_container(found[name])
         container_ports = {p["name"]: p["containerPort"] for p in container["ports"]}
         assert container_ports == {"grpc": grpc, "metrics": metrics}
         service = services[name]["spec"]
@@ -97,31 +133,114 @@ def test_ports_match_containers_and_readme(rendered: Objects) -> None:
         service_ports = {p["name"]: (p["port"], p["targetPort"]) for p in service["ports"]}
         assert service_ports == {"grpc": (grpc, "grpc"), "metrics": (metrics, "metrics")}
         # The process binds what the ConfigMaps say, on every interface.
-        env: dict[str, str] = {}
-        for source in container["envFrom"]:
-            ref = source["configMapRef"]["name"]
-            env |= configs[ref]["data"]
+        env = container_env(container, rendered)
         assert env["PORT"] == str(grpc) and env["METRICS_PORT"] == str(metrics)
         assert env["HOST"] == "0.0.0.0"
         drain, grace = float(env["SHUTDOWN_DRAIN_S"]), float(env["SHUTDOWN_GRACE_S"])
-        termination = deployments[name]["spec"]["template"]["spec"]
+        termination = found[name]["spec"]["template"]["spec"]
         assert termination["terminationGracePeriodSeconds"] > drain + grace
 
 
 def test_probes_use_grpc_health(rendered: Objects) -> None:
-    for name, deployment in of_kind(rendered, "Deployment").items():
-        (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    for name, workload in workloads(rendered).items():
+        container = the_container(workload)
         for probe in ("readinessProbe", "livenessProbe"):
             assert container[probe]["grpc"]["port"] == DEFAULT_PORTS[name][0], (name, probe)
             assert not {"httpGet", "tcpSocket", "exec"} & set(container[probe])
+
+
+def test_lobby_database_is_on_its_volume(rendered: Objects) -> None:
+    lobby = workloads(rendered)["lobby"]
+    # One writer of the SQLite file: one replica, the old pod gone before the new one.
+    assert lobby["spec"]["replicas"] == 1
+    assert lobby["spec"]["strategy"] == {"type": "Recreate"}
+    pod = lobby["spec"]["template"]["spec"]
+    container = the_container(lobby)
+    database = PurePosixPath(container_env(container, rendered)["LOBBY_DB"])
+    assert database.is_absolute(), database
+    (mount,) = [
+        m
+        for m in container["volumeMounts"]
+        if database.is_relative_to(PurePosixPath(m["mountPath"]))
+    ]
+    assert mount["mountPath"] == "/var/lib/cardroom"
+    assert not mount.get("readOnly", False)
+    (volume,) = [v for v in pod["volumes"] if v["name"] == mount["name"]]
+    claim = volume["persistentVolumeClaim"]["claimName"]
+    pvc = of_kind(rendered, "PersistentVolumeClaim")[claim]
+    assert pvc["spec"]["accessModes"] == ["ReadWriteOnce"]
+    assert pvc["spec"]["resources"]["requests"]["storage"]
+    # The volume is writable by the service's group (the root filesystem is not).
+    assert pod["securityContext"]["fsGroup"] == 10001
+
+
+def test_table_addresses_are_the_services(rendered: Objects) -> None:
+    services = of_kind(rendered, "Service")
+    env = container_env(the_container(workloads(rendered)["table"]), rendered)
+    for name in DOWNSTREAM:
+        host, port = env[f"TABLE_{name.upper()}_ADDR"].rsplit(":", 1)
+        service = services[name]
+        namespace = service["metadata"]["namespace"]
+        assert host in (
+            f"{name}.{namespace}.svc.cluster.local",
+            f"{name}.{namespace}.svc",
+        ), host
+        (grpc,) = [p["port"] for p in service["spec"]["ports"] if p["name"] == "grpc"]
+        assert int(port) == grpc == DEFAULT_PORTS[name][0], name
+
+
+def test_audit_token_comes_from_a_secret(rendered: Objects) -> None:
+    for config in of_kind(rendered, "ConfigMap").values():
+        assert not any(re.search("TOKEN|SECRET|PASSWORD", k) for k in config["data"])
+    # No secret value in the repository, not even a placeholder: the Secret is
+    # managed outside it and optional (without it, no auditor).
+    assert not of_kind(rendered, "Secret")
+    for name, workload in workloads(rendered).items():
+        for var in the_container(workload).get("env", []):
+            if re.search("TOKEN|SECRET|PASSWORD", var["name"]):
+                assert "value" not in var, (name, var["name"])
+    (token,) = [
+        v
+        for v in the_container(workloads(rendered)["table"])["env"]
+        if v["name"] == "TABLE_AUDIT_TOKEN"
+    ]
+    assert set(token) == {"name", "valueFrom"}
+    ref = token["valueFrom"]["secretKeyRef"]
+    assert ref["name"] and ref["key"] and ref["optional"] is True
+
+
+def test_table_shards_cover_every_table_once(
+    rendered: Objects, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = workloads(rendered)["table"]
+    replicas = table["spec"]["replicas"]
+    # Pod ordinals are 0..replicas-1, each exactly once, with stable DNS names
+    # through the headless governing Service.
+    assert table["spec"]["serviceName"] == "table"
+    assert of_kind(rendered, "Service")["table"]["spec"]["clusterIP"] == "None"
+    shards = []
+    for ordinal in range(replicas):
+        value = container_env(the_container(table), rendered, ordinal)["TABLE_SHARD"]
+        monkeypatch.setenv("TABLE_SHARD", value)
+        shards.append(_shard())  # what the service itself makes of it
+    assert sorted(shards) == [(i, replicas) for i in range(replicas)]
+
+
+def rule_peers(rule: dict[str, Any]) -> list[dict[str, Any]]:
+    """A rule's sources; ``[{}]`` (anything) when it has no ``from``."""
+    return rule.get("from") or [{}]
 
 
 def test_network_policies(rendered: Objects) -> None:
     policies = list(of_kind(rendered, "NetworkPolicy").values())
     deny = [p for p in policies if p["spec"]["podSelector"] == {} and not p["spec"].get("ingress")]
     assert deny and deny[0]["spec"]["policyTypes"] == ["Ingress"]
+    table_pods = {"matchLabels": {"app.kubernetes.io/name": "table"}}
+    gateway = {"matchLabels": {"app.kubernetes.io/component": "player-gateway"}}
+    monitoring = {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}
     for name in SERVED:
-        grpc_from_table = metrics_from_monitoring = False
+        # (port, source) pairs this service's pods accept.
+        allowed: set[tuple[str, str]] = set()
         for policy in policies:
             spec = policy["spec"]
             selector = spec["podSelector"]
@@ -132,24 +251,37 @@ def test_network_policies(rendered: Objects) -> None:
             if not selects:
                 continue
             for rule in spec.get("ingress", []):
-                ports = {p["port"] for p in rule["ports"]}
-                for peer in rule["from"]:
-                    if peer.get("podSelector") == {
-                        "matchLabels": {"app.kubernetes.io/name": "table"}
-                    }:
-                        assert ports == {"grpc"}
-                        grpc_from_table = True
-                    ns = peer.get("namespaceSelector", {}).get("matchLabels", {})
-                    if ns == {"kubernetes.io/metadata.name": "monitoring"}:
-                        assert ports == {"metrics"}
-                        metrics_from_monitoring = True
-        assert grpc_from_table and metrics_from_monitoring, name
+                for peer in rule_peers(rule):
+                    if peer == {}:
+                        source = "anywhere"
+                    elif peer == {"podSelector": table_pods}:
+                        source = "table"
+                    elif peer == {"podSelector": gateway}:
+                        source = "player-gateway"
+                    elif peer == {"namespaceSelector": monitoring}:
+                        source = "monitoring"
+                    else:
+                        raise AssertionError(f"{name}: unexpected source {peer}")
+                    allowed |= {(p["port"], source) for p in rule["ports"]}
+        expected = {("metrics", "monitoring")}
+        if name == "table":
+            # The players' gateway: its gRPC port from anywhere (README, "Deploy").
+            expected.add(("grpc", "anywhere"))
+        elif name == "lobby":
+            # The table pods, and players only through a method-filtering gateway:
+            # NextHand/FinishHand take no player token.
+            expected |= {("grpc", "table"), ("grpc", "player-gateway")}
+        else:
+            expected.add(("grpc", "table"))
+        assert allowed == expected, name
 
 
 def test_disruption_scaling_and_monitoring(rendered: Objects) -> None:
     assert set(of_kind(rendered, "PodDisruptionBudget")) == set(SERVED)
     hpas = of_kind(rendered, "HorizontalPodAutoscaler")
-    assert set(hpas) == {"betting", "showdown"}  # never the dealer: decks live in memory
+    # Never the dealer (decks in memory), the lobby (one SQLite writer) or the table
+    # (its replicas are shards).
+    assert set(hpas) == {"betting", "showdown"}
     for hpa in hpas.values():
         assert hpa["spec"]["minReplicas"] <= hpa["spec"]["maxReplicas"]
     monitors = of_kind(rendered, "ServiceMonitor")
@@ -162,8 +294,17 @@ def test_disruption_scaling_and_monitoring(rendered: Objects) -> None:
 def test_production_is_redundant() -> None:
     (production,) = [p for p in overlays() if p.name == "production"]
     objects = render(production)
-    for name, deployment in of_kind(objects, "Deployment").items():
-        assert deployment["spec"]["replicas"] >= 2, name
-    for name, pdb in of_kind(objects, "PodDisruptionBudget").items():
-        replicas = of_kind(objects, "Deployment")[name]["spec"]["replicas"]
-        assert 1 <= pdb["spec"]["minAvailable"] < replicas, name
+    found = workloads(objects)
+    pdbs = of_kind(objects, "PodDisruptionBudget")
+    for name, workload in found.items():
+        replicas = workload["spec"]["replicas"]
+        pdb = pdbs[name]["spec"]
+        if name == "lobby":
+            # One stateful replica: evictable (a drain must not hang), never two.
+            assert replicas == 1 and pdb == pdb | {"maxUnavailable": 1}, name
+        elif name == "table":
+            # Several shards, one at a time out (whatever their count).
+            assert replicas >= 2 and pdb["maxUnavailable"] == 1, name
+        else:
+            assert replicas >= 2, name
+            assert 1 <= pdb["minAvailable"] < replicas, name
