@@ -72,8 +72,9 @@ def _turns_seen(rec: TableRecord) -> str:
                 elif kind == "snapshot" and event.snapshot.HasField("your_turn"):
                     turn = event.snapshot.your_turn
                 if turn is not None and turn.action_seq in wanted:
+                    hand_id = event.hand_id or event.snapshot.hand_id
                     seen.append(
-                        f"{stream.player.name} {kind} hand={event.hand_id or event.snapshot.hand_id}"
+                        f"{stream.player.name} {kind} hand={hand_id}"
                         f" seq={turn.action_seq} menu={turn.legal.description!r}"
                     )
     return "\n".join(seen)
@@ -86,8 +87,8 @@ def test_random_play_leaks_no_card_and_every_deck_verifies__G4_S12(room: Room) -
     scan = Scan(truths)
     problems: list[str] = []
     for rec in records:
-        assert rec.rejected == [], (
-            "random-legal players send legal actions only: " + _turns_seen(rec)
+        assert rec.rejected == [], "random-legal players send legal actions only: " + _turns_seen(
+            rec
         )
         for stream in rec.streams:
             label = f"{rec.plan.name} seat stream of {stream.player.name} ({stream.delivery})"
