@@ -129,18 +129,22 @@ class Room:
                 room_table.seats.append(Seat(reply.player.player_id, reply.token, kind))
             self.tables.append(room_table)
 
+    async def sit(self, table: RoomTable, seat: Seat) -> None:
+        """Sit down with the room's buy-in, counted as bought in."""
+        await self.lobby.SitDown(
+            lpb.SitDownRequest(
+                player_id=seat.player_id,
+                token=seat.token,
+                table_id=table.table_id,
+                buy_in=self.buy_in,
+            )
+        )
+        self.tally.bought_in += self.buy_in
+
     async def seat_everyone(self) -> None:
         for t in self.tables:
             for seat in t.seats:
-                await self.lobby.SitDown(
-                    lpb.SitDownRequest(
-                        player_id=seat.player_id,
-                        token=seat.token,
-                        table_id=t.table_id,
-                        buy_in=self.buy_in,
-                    )
-                )
-                self.tally.bought_in += self.buy_in
+                await self.sit(t, seat)
 
     async def rebuy_broke(self) -> None:
         """A bot with no chips left stands up and sits down again with a buy-in."""
@@ -157,15 +161,7 @@ class Room:
                 )
                 if stood.pending:
                     continue
-                await self.lobby.SitDown(
-                    lpb.SitDownRequest(
-                        player_id=seat.player_id,
-                        token=seat.token,
-                        table_id=t.table_id,
-                        buy_in=self.buy_in,
-                    )
-                )
-                self.tally.bought_in += self.buy_in
+                await self.sit(t, seat)
                 self.tally.rebuys += 1
 
     async def progress(self) -> None:

@@ -10,6 +10,9 @@ card and that the dealer dealt from it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 from poker.dealer.v1 import dealer_pb2 as pb
 from poker_rules.cards import card_str, parse_card
 from poker_rules.commitment import SCHEME, committed_deck, verify
@@ -18,7 +21,25 @@ from poker_rules.errors import RulesError
 from poker_wire import river_shortage_of
 
 
-def audit_reveal(reveal: pb.CloseDeckResponse) -> list[str]:
+class Reveal(Protocol):
+    """What an audit reads: the dealer's CloseDeckResponse, or the table service's
+    DeckReveal (GetDeckReveal), which carries the same fields."""
+
+    @property
+    def scheme(self) -> str: ...
+    @property
+    def commitment(self) -> bytes: ...
+    @property
+    def order(self) -> Sequence[str]: ...
+    @property
+    def salt(self) -> bytes: ...
+    @property
+    def reshuffle_seed(self) -> bytes: ...
+    @property
+    def log(self) -> Sequence[pb.DeckOperation]: ...
+
+
+def audit_reveal(reveal: Reveal) -> list[str]:
     """The problems found in ``reveal`` (an empty list: the deal verifies)."""
     if reveal.scheme != SCHEME:
         return [f"unknown commitment scheme {reveal.scheme!r}"]

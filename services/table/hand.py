@@ -327,17 +327,7 @@ class HandRunner:
         for i in range(n):
             h.cards[i].down = [c[i], c[n + i]]
             h.cards[i].up = [c[2 * n + i]]
-        resp = self._take(
-            await self.call(
-                "betting",
-                "StartRound",
-                bpb.StartRoundRequest(
-                    state=h.state,
-                    street=0,
-                    upcards=[bpb.UpCards(cards=pc.up) for pc in h.cards],
-                ),
-            )
-        )
+        resp = await self._start_street()
         self.emit(
             f.HandStarted(
                 seats=self._seat_infos(),
@@ -365,20 +355,18 @@ class HandRunner:
             await self._deal_stud_street()
             if closed:
                 continue
-            resp = self._take(
-                await self.call(
-                    "betting",
-                    "StartRound",
-                    bpb.StartRoundRequest(
-                        state=h.state,
-                        street=h.street,
-                        upcards=[bpb.UpCards(cards=pc.up) for pc in h.cards],
-                    ),
-                )
-            )
+            resp = await self._start_street()
             closed = resp.betting_closed
             if h.street == SEVENTH and resp.HasField("legal"):
                 self.final_round_opened = True
+
+    async def _start_street(self) -> bpb.ApplyActionResponse:
+        """StartRound for the street just dealt, with everyone's upcards (S5, S6)."""
+        h = self.hand
+        request = bpb.StartRoundRequest(
+            state=h.state, street=h.street, upcards=[bpb.UpCards(cards=pc.up) for pc in h.cards]
+        )
+        return self._take(await self.call("betting", "StartRound", request))
 
     def _active(self) -> list[int]:
         return [i for i, p in enumerate(self.hand.state.players) if not p.folded]

@@ -64,7 +64,6 @@ import grpc
 from prometheus_client.parser import text_string_to_metric_families
 
 from poker.common.v1 import common_pb2 as common
-from poker.dealer.v1 import dealer_pb2
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
@@ -741,7 +740,7 @@ class Room:
 
     def audit(self, table_id: str, hand_id: str) -> list[str]:
         """The problems of a finished hand's deal (empty: commitment and replay verify)."""
-        return audit_reveal(as_close_deck(self.reveal(table_id, hand_id)))
+        return audit_reveal(self.reveal(table_id, hand_id))
 
     def finished_hands(self, table_id: str) -> list[str]:
         """The ids of the table's finished hands (public history, up to 100)."""
@@ -834,21 +833,6 @@ class Room:
                 player.stand_up()
             hand.stood_up = True
         return hand
-
-
-def as_close_deck(reveal: tpb.DeckReveal) -> dealer_pb2.CloseDeckResponse:
-    """The table's DeckReveal as the dealer's CloseDeckResponse (same fields), for
-    ``services.dealer.audit.audit_reveal``."""
-    return dealer_pb2.CloseDeckResponse(
-        hand_id=reveal.hand_id,
-        scheme=reveal.scheme,
-        commitment=reveal.commitment,
-        order=reveal.order,
-        salt=reveal.salt,
-        reshuffle_seed=reveal.reshuffle_seed,
-        preset=reveal.preset,
-        log=reveal.log,
-    )
 
 
 def sample(

@@ -65,22 +65,8 @@ def cards_in(msg: Message) -> list[str]:
     return [m for text in values_in(msg) if isinstance(text, str) for m in CARD.findall(text)]
 
 
-def reveal_as_close(reveal: pb.DeckReveal) -> dpb.CloseDeckResponse:
-    """The table's DeckReveal as the dealer's CloseDeckResponse (for audit_reveal)."""
-    return dpb.CloseDeckResponse(
-        hand_id=reveal.hand_id,
-        scheme=reveal.scheme,
-        commitment=reveal.commitment,
-        order=reveal.order,
-        salt=reveal.salt,
-        reshuffle_seed=reveal.reshuffle_seed,
-        preset=reveal.preset,
-        log=reveal.log,
-    )
-
-
 def audit(reveal: pb.DeckReveal) -> list[str]:
-    return audit_reveal(reveal_as_close(reveal))
+    return audit_reveal(reveal)
 
 
 def first(events: Iterable[pb.TableEvent], kind: str) -> pb.TableEvent | None:
