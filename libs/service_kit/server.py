@@ -8,8 +8,9 @@ tests run many servers side by side), then waits for SIGTERM or SIGINT.
 
 Shutdown is graceful and in this order: health goes NOT_SERVING (so load
 balancers and the table service stop sending new work), the server keeps
-answering for SHUTDOWN_DRAIN_S, then ``server.stop(SHUTDOWN_GRACE_S)`` lets
-in-flight calls finish, and the process exits 0.
+answering for SHUTDOWN_DRAIN_S, the service's own ``on_shutdown`` runs (at most
+SHUTDOWN_GRACE_S), then ``server.stop(SHUTDOWN_GRACE_S)`` lets in-flight calls
+finish, and the process exits 0.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 import grpc
@@ -38,6 +39,9 @@ class ServiceSpec:
     service_names: Sequence[str]  # full names: "poker.dealer.v1.Dealer"
     register: Callable[[grpc.aio.Server], None]  # adds the servicers to the server
     error_codes: ErrorCodes = field(default_factory=dict)  # library errors -> statuses
+    # Awaited on SIGTERM after the drain and before the server stops, while calls to
+    # other services still work (the table service voids and reports its hands).
+    on_shutdown: Callable[[], Awaitable[None]] | None = None
 
 
 async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
@@ -78,6 +82,11 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
     await health.shutting_down()
     if settings.drain_seconds:
         await asyncio.sleep(settings.drain_seconds)
+    if spec.on_shutdown is not None:
+        try:
+            await asyncio.wait_for(spec.on_shutdown(), settings.grace_seconds)
+        except Exception:
+            log.exception("shutdown hook failed")
     await server.stop(settings.grace_seconds)
     stop_metrics()
     log.info("stopped")

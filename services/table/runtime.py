@@ -137,10 +137,15 @@ class TableRuntime:
         self._task = asyncio.create_task(self._loop(), name=f"table {self.table_id}")
 
     async def stop(self) -> None:
+        """Stop dealing: a hand in progress is voided and reported (see ``_play``),
+        and a finished hand the lobby has not taken yet is reported once more."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self.unreported is not None:
+            self.unreported.plan_next = False
+            await self._report(self.unreported)
         for sub in [*self.players.values(), *self.spectators]:
             sub.end(grpc.StatusCode.UNAVAILABLE, "the table service is shutting down")
 

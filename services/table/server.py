@@ -74,4 +74,13 @@ def make_spec() -> ServiceSpec:
         asyncio.get_running_loop().call_soon(manager.start)
         log.info("downstream", **vars(addresses), shard=f"{shard}/{shards}")
 
-    return ServiceSpec(name="table", service_names=(SERVICE_NAME,), register=register)
+    async def on_shutdown() -> None:
+        """SIGTERM: stop dealing; a hand in progress is voided and reported, so the
+        lobby returns its chips at once (not only when a new table process starts)."""
+        manager = holder.get("manager")
+        if manager is not None:
+            await manager.stop()
+
+    return ServiceSpec(
+        name="table", service_names=(SERVICE_NAME,), register=register, on_shutdown=on_shutdown
+    )
