@@ -71,6 +71,7 @@ from .metrics import (
     PLAYERS_REGISTERED,
     SEATED,
     TABLES,
+    set_ledger_totals,
 )
 from .store import LobbyStore, PlayerRow, TableRow
 
@@ -288,6 +289,7 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         for game in Game:
             TABLES.labels(game.value).set(tables[game])
             SEATED.labels(game.value).set(seated[game])
+        set_ledger_totals(self._store.totals)
 
     @staticmethod
     def _count_cash_outs(cash_outs: Iterable[_CashOut]) -> None:

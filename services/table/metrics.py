@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from prometheus_client import Counter, Gauge, Histogram
 
 HANDS_STARTED = Counter("table_hands_started", "Hands started, by game.", ("game",))
@@ -49,3 +51,32 @@ STREAM_MESSAGES = Counter(
 )
 TABLES = Gauge("table_tables_running", "Tables this replica runs.")
 CONNECTED = Gauge("table_connected_streams", "Open player and spectator streams.", ("kind",))
+HANDS_IN_PROGRESS = Gauge("table_hands_in_progress", "Hands being played now on this replica.")
+OLDEST_HAND_STARTED = Gauge(
+    "table_oldest_hand_started_timestamp_seconds",
+    "Unix time the oldest hand in progress on this replica started (0: none); "
+    "the stuck-hand alert watches it.",
+)
+LAST_HAND_FINISHED = Gauge(
+    "table_last_hand_finished_timestamp_seconds",
+    "Unix time a hand last finished (or was voided) on this replica.",
+)
+_hands_started: dict[str, float] = {}  # table id -> start time of its hand in progress
+
+
+def hand_started(table_id: str) -> None:
+    """A hand starts at ``table_id``: the in-progress gauges (one series per replica)."""
+    _hands_started[table_id] = time.time()
+    _set_in_progress()
+
+
+def hand_ended(table_id: str) -> None:
+    """The hand at ``table_id`` finished or was voided."""
+    _hands_started.pop(table_id, None)
+    LAST_HAND_FINISHED.set(time.time())
+    _set_in_progress()
+
+
+def _set_in_progress() -> None:
+    HANDS_IN_PROGRESS.set(len(_hands_started))
+    OLDEST_HAND_STARTED.set(min(_hands_started.values(), default=0.0))

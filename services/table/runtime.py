@@ -37,6 +37,8 @@ from .metrics import (
     HANDS_STARTED,
     POT_SIZE,
     STREAM_MESSAGES,
+    hand_ended,
+    hand_started,
 )
 
 QUEUE_LIMIT = 2_000  # events waiting for a slow reader before it is disconnected
@@ -221,6 +223,7 @@ class TableRuntime:
         game = game_name(hand.config.game)
         log = self.log.bind(hand_id=hand.hand_id)
         HANDS_STARTED.labels(game).inc()
+        hand_started(self.table_id)
         self.hand = hand
         try:
             result = await runner.run()
@@ -232,6 +235,7 @@ class TableRuntime:
             raise
         finally:
             self.hand = None
+            hand_ended(self.table_id)
         self.history.append(result)
         self.hands_played += 1
         HANDS_FINISHED.labels(game, result.outcome).inc()

@@ -1,0 +1,552 @@
+"""Writes the Grafana dashboards of the card room (the *.json beside this file).
+
+    .venv/bin/python deploy/monitoring/dashboards/generate.py
+
+The JSON is what Grafana imports; this script is how it is kept consistent (one
+layout, one datasource variable, unique panel ids).  tests/monitoring checks that
+the committed JSON is what this script writes, that every expression parses
+(promtool) and that every one returns series from a real scrape of the room.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+DS = {"type": "prometheus", "uid": "${datasource}"}
+RATE = "$__rate_interval"
+# Server-side gRPC failures (see rules/cardroom.rules.yml: client errors excluded).
+CLIENT_OK = (
+    "OK|CANCELLED|INVALID_ARGUMENT|FAILED_PRECONDITION|NOT_FOUND|PERMISSION_DENIED|"
+    "ALREADY_EXISTS|OUT_OF_RANGE|UNAUTHENTICATED"
+)
+SERVICES = ("dealer", "betting", "showdown", "lobby", "table")
+
+Target = tuple[str, str]  # (expr, legend)
+
+
+def panel(
+    title: str,
+    targets: list[Target],
+    *,
+    unit: str = "short",
+    kind: str = "timeseries",
+    width: int = 12,
+    description: str = "",
+) -> dict[str, Any]:
+    return {
+        "type": kind,
+        "title": title,
+        "description": description,
+        "datasource": DS,
+        "width": width,
+        "fieldConfig": {"defaults": {"unit": unit}, "overrides": []},
+        "options": {},
+        "targets": [
+            {"refId": chr(ord("A") + i), "datasource": DS, "expr": expr, "legendFormat": legend}
+            for i, (expr, legend) in enumerate(targets)
+        ],
+    }
+
+
+def stat(title: str, expr: str, unit: str = "short", description: str = "") -> dict[str, Any]:
+    return panel(title, [(expr, "")], unit=unit, kind="stat", width=6, description=description)
+
+
+def dashboard(uid: str, title: str, panels: list[dict[str, Any]]) -> dict[str, Any]:
+    x = y = row_height = 0
+    for i, p in enumerate(panels, start=1):
+        w = p.pop("width")
+        h = 4 if p["type"] == "stat" else 8
+        if x + w > 24:
+            x, y = 0, y + row_height
+            row_height = 0
+        p["id"] = i
+        p["gridPos"] = {"x": x, "y": y, "w": w, "h": h}
+        x += w
+        row_height = max(row_height, h)
+    return {
+        "uid": uid,
+        "title": title,
+        "tags": ["cardroom"],
+        "schemaVersion": 39,
+        "version": 1,
+        "editable": True,
+        "graphTooltip": 1,
+        "time": {"from": "now-1h", "to": "now"},
+        "refresh": "30s",
+        "timezone": "",
+        "annotations": {"list": []},
+        "links": [],
+        "templating": {
+            "list": [
+                {
+                    "name": "datasource",
+                    "label": "Data source",
+                    "type": "datasource",
+                    "query": "prometheus",
+                    "current": {},
+                    "hide": 0,
+                    "refresh": 1,
+                    "regex": "",
+                    "options": [],
+                }
+            ]
+        },
+        "panels": panels,
+    }
+
+
+def error_ratio(job: str, by: str) -> str:
+    handled = f'grpc_server_handled_total{{job="{job}"}}'
+    errors = f'grpc_server_handled_total{{job="{job}",grpc_code!~"{CLIENT_OK}"}}'
+    return (
+        f"(sum by ({by}) (rate({errors}[{RATE}])) or sum by ({by}) (rate({handled}[{RATE}])) * 0)"
+        f" / sum by ({by}) (rate({handled}[{RATE}]))"
+    )
+
+
+def grpc_panels(job: str) -> list[dict[str, Any]]:
+    sel = f'job="{job}"'
+    return [
+        panel(
+            "gRPC calls / s by method",
+            [
+                (
+                    f"sum by (grpc_method) (rate(grpc_server_handled_total{{{sel}}}[{RATE}]))",
+                    "{{grpc_method}}",
+                )
+            ],
+            unit="reqps",
+        ),
+        panel(
+            "gRPC responses / s by status",
+            [
+                (
+                    f"sum by (grpc_code) (rate(grpc_server_handled_total{{{sel}}}[{RATE}]))",
+                    "{{grpc_code}}",
+                )
+            ],
+            unit="reqps",
+        ),
+        panel(
+            "gRPC server-side error ratio by method",
+            [(error_ratio(job, "grpc_method"), "{{grpc_method}}")],
+            unit="percentunit",
+            description="Client errors (INVALID_ARGUMENT, FAILED_PRECONDITION, NOT_FOUND, "
+            "PERMISSION_DENIED, ...) and CANCELLED excluded, as in the alert.",
+        ),
+        panel(
+            "gRPC p99 latency by method (unary)",
+            [
+                (
+                    "histogram_quantile(0.99, sum by (grpc_method, le) (rate("
+                    f'grpc_server_handling_seconds_bucket{{{sel},grpc_type="UNARY"}}[{RATE}])))',
+                    "{{grpc_method}}",
+                )
+            ],
+            unit="s",
+        ),
+        panel(
+            "gRPC messages / s by method",
+            [
+                (
+                    f"sum by (grpc_method) (rate(grpc_server_msg_received_total{{{sel}}}[{RATE}]))",
+                    "in {{grpc_method}}",
+                ),
+                (
+                    f"sum by (grpc_method) (rate(grpc_server_msg_sent_total{{{sel}}}[{RATE}]))",
+                    "out {{grpc_method}}",
+                ),
+            ],
+            unit="ops",
+        ),
+        panel("Up", [(f"up{{{sel}}}", "{{instance}}")], width=12),
+    ]
+
+
+def per_min(expr: str) -> str:
+    return f"{expr} * 60"
+
+
+def rate(metric: str, by: str) -> str:
+    return f"sum by ({by}) (rate({metric}[{RATE}]))"
+
+
+def quantile(q: float, metric: str, by: str = "") -> str:
+    group = f"{by}, le" if by else "le"
+    return f"histogram_quantile({q}, sum by ({group}) (rate({metric}_bucket[{RATE}])))"
+
+
+def overview() -> dict[str, Any]:
+    return dashboard(
+        "cardroom-overview",
+        "Card room: overview",
+        [
+            stat("Tables running", "sum(table_tables_running)"),
+            stat("Hands in progress", "sum(table_hands_in_progress)"),
+            stat("Players seated", "sum(lobby_seated_players)"),
+            stat(
+                "Since the last hand finished",
+                "time() - max(table_last_hand_finished_timestamp_seconds)",
+                unit="s",
+            ),
+            panel(
+                "Hands / min by game",
+                [(per_min(rate("table_hands_finished_total", "game")), "{{game}}")],
+            ),
+            panel(
+                "Hands / min by outcome",
+                [(per_min(rate("table_hands_finished_total", "outcome")), "{{outcome}}")],
+            ),
+            panel(
+                "Turn latency (a player's action to the next turn)",
+                [
+                    (quantile(0.5, "table_decision_seconds"), "p50"),
+                    (quantile(0.9, "table_decision_seconds"), "p90"),
+                    (quantile(0.99, "table_decision_seconds"), "p99"),
+                ],
+                unit="s",
+            ),
+            panel(
+                "gRPC server-side error ratio by service",
+                [("job:grpc_server_errors:ratio_rate5m", "{{job}}")],
+                unit="percentunit",
+            ),
+            panel(
+                "gRPC calls / s by service",
+                [("job:grpc_server_handled:rate5m", "{{job}}")],
+                unit="reqps",
+            ),
+            panel(
+                "gRPC p99 latency, slowest unary method per service",
+                [("max by (job) (job_method:grpc_server_handling_seconds:p99_rate5m)", "{{job}}")],
+                unit="s",
+            ),
+            panel(
+                "Timeouts / min by game and policy (S10)",
+                [(per_min(rate("table_timeouts_total", "game, policy")), "{{game}} {{policy}}")],
+            ),
+            panel(
+                "Share of decisions made by the clock",
+                [("job_game:table_timeouts:ratio_rate5m", "{{game}}")],
+                unit="percentunit",
+            ),
+            panel(
+                "Seventh streets / min by S11 outcome",
+                [(per_min(rate("table_river_outcomes_total", "outcome")), "{{outcome}}")],
+            ),
+            panel(
+                "Pot size by game",
+                [
+                    (quantile(0.5, "table_pot_size_chips", "game"), "p50 {{game}}"),
+                    (
+                        f"{rate('table_pot_size_chips_sum', 'game')} / "
+                        f"{rate('table_pot_size_chips_count', 'game')}",
+                        "mean {{game}}",
+                    ),
+                ],
+            ),
+            panel(
+                "Open streams by kind", [("sum by (kind) (table_connected_streams)", "{{kind}}")]
+            ),
+            panel(
+                "Player actions refused / min by status",
+                [(per_min(rate("table_actions_rejected_total", "code")), "{{code}}")],
+            ),
+            panel(
+                "Chip ledger (lobby)",
+                [
+                    ("lobby_ledger_granted_chips", "granted"),
+                    ("lobby_ledger_balances_chips", "balances"),
+                    ("lobby_ledger_at_tables_chips", "at tables"),
+                    (
+                        "lobby_ledger_granted_chips - lobby_ledger_balances_chips"
+                        " - lobby_ledger_at_tables_chips",
+                        "mismatch (must be 0)",
+                    ),
+                ],
+            ),
+            panel(
+                "Services up",
+                [('up{job=~"dealer|betting|showdown|lobby|table"}', "{{job}} {{instance}}")],
+            ),
+        ],
+    )
+
+
+def dealer() -> dict[str, Any]:
+    return dashboard(
+        "cardroom-dealer",
+        "Card room: dealer",
+        [
+            *grpc_panels("dealer"),
+            panel(
+                "Decks opened / min by game",
+                [(per_min(rate("dealer_decks_opened_total", "game")), "{{game}}")],
+            ),
+            panel("Decks open", [("sum(dealer_decks_open)", "open")]),
+            panel(
+                "Decks closed and expired / min",
+                [
+                    (per_min(rate("dealer_decks_closed_total", "job")), "closed"),
+                    (per_min(rate("dealer_decks_expired_total", "job")), "expired (TTL)"),
+                ],
+            ),
+            panel("Cards dealt / s", [(rate("dealer_cards_dealt_total", "job"), "cards")]),
+            panel(
+                "Seventh streets / min by S11 outcome",
+                [(per_min(rate("dealer_river_deals_total", "outcome")), "{{outcome}}")],
+            ),
+            panel(
+                "Reshuffles / min by reason",
+                [(per_min(rate("dealer_reshuffles_total", "reason")), "{{reason}}")],
+            ),
+        ],
+    )
+
+
+def betting() -> dict[str, Any]:
+    return dashboard(
+        "cardroom-betting",
+        "Card room: betting",
+        [
+            *grpc_panels("betting"),
+            panel(
+                "Session calls / s by method and status",
+                [(rate("betting_session_calls_total", "method, code"), "{{method}} {{code}}")],
+                unit="ops",
+            ),
+            panel(
+                "Actions / s by game and kind",
+                [(rate("betting_actions_total", "game, kind"), "{{game}} {{kind}}")],
+                unit="ops",
+            ),
+            panel(
+                "Timeouts / min by game and outcome (S10)",
+                [
+                    (
+                        per_min(rate("betting_timeouts_total", "game, outcome")),
+                        "{{game}} {{outcome}}",
+                    )
+                ],
+            ),
+            panel(
+                "Rounds opened / min by game and street",
+                [
+                    (
+                        per_min(rate("betting_rounds_started_total", "game, street")),
+                        "{{game}} {{street}}",
+                    )
+                ],
+            ),
+            panel(
+                "Hands won uncontested / min by game (G6)",
+                [(per_min(rate("betting_hands_uncontested_total", "game")), "{{game}}")],
+            ),
+        ],
+    )
+
+
+def showdown() -> dict[str, Any]:
+    return dashboard(
+        "cardroom-showdown",
+        "Card room: showdown",
+        [
+            *grpc_panels("showdown"),
+            panel(
+                "Pots settled / min by game",
+                [(per_min(rate("showdown_pots_settled_total", "game")), "{{game}}")],
+            ),
+            panel(
+                "Hands evaluated / s by game",
+                [(rate("showdown_hands_evaluated_total", "game"), "{{game}}")],
+                unit="ops",
+            ),
+            panel(
+                "Pot size by game",
+                [
+                    (quantile(0.5, "showdown_pot_size_chips", "game"), "p50 {{game}}"),
+                    (quantile(0.99, "showdown_pot_size_chips", "game"), "p99 {{game}}"),
+                ],
+            ),
+        ],
+    )
+
+
+def lobby() -> dict[str, Any]:
+    return dashboard(
+        "cardroom-lobby",
+        "Card room: lobby",
+        [
+            *grpc_panels("lobby"),
+            panel("Tables by game", [("sum by (game) (lobby_tables)", "{{game}}")]),
+            panel("Players seated by game", [("sum by (game) (lobby_seated_players)", "{{game}}")]),
+            panel(
+                "Hands / min by game",
+                [
+                    (per_min(rate("lobby_hands_planned_total", "game")), "planned {{game}}"),
+                    (per_min(rate("lobby_hands_finished_total", "game")), "finished {{game}}"),
+                    (
+                        per_min(
+                            f"({rate('lobby_hands_voided_total', 'game')} or "
+                            f"{rate('lobby_hands_finished_total', 'game')} * 0)"
+                        ),
+                        "voided {{game}}",
+                    ),
+                ],
+            ),
+            panel(
+                "Chips moved / min",
+                [
+                    (per_min(rate("lobby_buy_in_chips_total", "game")), "bought in {{game}}"),
+                    (
+                        per_min(rate("lobby_cash_out_chips_total", "game, reason")),
+                        "cashed out {{game}} {{reason}}",
+                    ),
+                ],
+            ),
+            panel(
+                "Registrations / min",
+                [
+                    (per_min(rate("lobby_players_registered_total", "job")), "players"),
+                    (per_min(rate("lobby_buy_ins_total", "game")), "buy-ins {{game}}"),
+                ],
+            ),
+            panel(
+                "Chip ledger",
+                [
+                    ("lobby_ledger_granted_chips", "granted"),
+                    ("lobby_ledger_balances_chips", "balances"),
+                    ("lobby_ledger_at_tables_chips", "at tables"),
+                    (
+                        "lobby_ledger_granted_chips - lobby_ledger_balances_chips"
+                        " - lobby_ledger_at_tables_chips",
+                        "mismatch (must be 0)",
+                    ),
+                ],
+            ),
+        ],
+    )
+
+
+def table() -> dict[str, Any]:
+    return dashboard(
+        "cardroom-table",
+        "Card room: table",
+        [
+            *grpc_panels("table"),
+            stat("Tables running", "sum(table_tables_running)"),
+            stat("Hands in progress", "sum(table_hands_in_progress)"),
+            stat(
+                "Oldest hand in progress, age",
+                "max(time() - table_oldest_hand_started_timestamp_seconds"
+                " and table_hands_in_progress > 0) or vector(0)",
+                unit="s",
+            ),
+            stat(
+                "Since the last hand finished",
+                "time() - max(table_last_hand_finished_timestamp_seconds)",
+                unit="s",
+            ),
+            panel(
+                "Hands / min by game and outcome",
+                [
+                    (per_min(rate("table_hands_started_total", "game")), "started {{game}}"),
+                    (
+                        per_min(rate("table_hands_finished_total", "game, outcome")),
+                        "{{outcome}} {{game}}",
+                    ),
+                ],
+            ),
+            panel(
+                "Turn latency",
+                [
+                    (quantile(0.5, "table_decision_seconds"), "p50"),
+                    (quantile(0.99, "table_decision_seconds"), "p99"),
+                ],
+                unit="s",
+            ),
+            panel(
+                "Decisions / s by game and kind",
+                [(rate("table_actions_total", "game, kind"), "{{game}} {{kind}}")],
+                unit="ops",
+            ),
+            panel(
+                "Timeouts / min by game and policy",
+                [(per_min(rate("table_timeouts_total", "game, policy")), "{{game}} {{policy}}")],
+            ),
+            panel(
+                "Actions refused / min by status",
+                [(per_min(rate("table_actions_rejected_total", "code")), "{{code}}")],
+            ),
+            panel(
+                "Seventh streets / min by S11 outcome",
+                [(per_min(rate("table_river_outcomes_total", "outcome")), "{{outcome}}")],
+            ),
+            panel(
+                "Calls to other services / s",
+                [
+                    (
+                        rate("table_downstream_calls_total", "service, method"),
+                        "{{service}} {{method}}",
+                    )
+                ],
+                unit="ops",
+            ),
+            panel(
+                "Failed calls to other services / s",
+                [
+                    (
+                        f"{rate('table_downstream_failures_total', 'service, method')} or "
+                        f"{rate('table_downstream_calls_total', 'service, method')} * 0",
+                        "{{service}} {{method}}",
+                    )
+                ],
+                unit="ops",
+                description="A failed call voids the hand.",
+            ),
+            panel(
+                "Stream messages / s by kind",
+                [(rate("table_stream_messages_total", "kind"), "{{kind}}")],
+                unit="ops",
+            ),
+            panel(
+                "Open streams by kind", [("sum by (kind) (table_connected_streams)", "{{kind}}")]
+            ),
+            panel(
+                "Pot size by game",
+                [
+                    (quantile(0.5, "table_pot_size_chips", "game"), "p50 {{game}}"),
+                    (quantile(0.99, "table_pot_size_chips", "game"), "p99 {{game}}"),
+                ],
+            ),
+        ],
+    )
+
+
+DASHBOARDS = {
+    "cardroom-overview.json": overview,
+    "cardroom-dealer.json": dealer,
+    "cardroom-betting.json": betting,
+    "cardroom-showdown.json": showdown,
+    "cardroom-lobby.json": lobby,
+    "cardroom-table.json": table,
+}
+
+
+def render() -> dict[str, str]:
+    """File name -> JSON text, as committed."""
+    return {name: json.dumps(build(), indent=2) + "\n" for name, build in DASHBOARDS.items()}
+
+
+def main() -> None:
+    for name, text in render().items():
+        (HERE / name).write_text(text)
+        print(f"wrote {HERE / name}")
+
+
+if __name__ == "__main__":
+    main()
