@@ -3,9 +3,10 @@
 ``python -m services.lobby`` runs it.  It owns the card room's durable state in
 SQLite (``store.py``, behind a small class so another database can replace it):
 players with a play-money balance and the SHA-256 of their secret token, table
-definitions (the ``GameConfig`` as serialized bytes), seats with their chips, and
-a ledger of every balance movement (grants, buy-ins, cash-outs, hand results), so
-that at every moment ``sum(balances) + sum(stacks at tables) == sum(grants)``.
+definitions (the ``GameConfig`` as serialized bytes), seats with their chips,
+every hand planned with how it ended (finished, or voided and why), and a ledger
+of every balance movement (grants, buy-ins, cash-outs, hand results), so that at
+every moment ``sum(balances) + sum(stacks at tables) == sum(grants)``.
 Every RPC that writes does so in one transaction.
 
 Seating rules (B1-B6: dead button, blinds, new players, missed blinds, sit-out
@@ -13,9 +14,12 @@ limits) are the rules library's ``poker_rules.seating.SeatingTable``, one per
 table, held in memory.  At start they are rebuilt from the seats table with fresh
 markers: missed-blind debts, new-player status and the button history are not
 stored yet (the first hand after a restart is a newly started game), a hand in
-progress is forgotten (as if voided), pending stand-ups are completed and seats
-with no chips are released, their chips (if any) back to the balances.  Full
-durability of the seating state is a later issue.
+progress (its plan is stored when planned) is voided and the void recorded: the
+seats still hold its starting stacks, and the table's late report of it is
+refused saying so.  Pending stand-ups are completed and seats with no chips are
+released, their chips (if any) back to the balances.  Full durability of the
+seating markers is a later issue.  A table service taking a table over voids the
+hand its predecessor left pending (``VoidPendingHand``); see ``servicer.py``.
 
 Settings (besides the common ones of ``service_kit.settings``):
 

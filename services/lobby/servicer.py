@@ -23,12 +23,34 @@ Semantics decided here (the proto has the contract):
   player stands up (returning 0) or loses the seat (B5).
 - NextHand: the library's ``plan_hand``; while that hand is in progress, every
   NextHand returns the same plan and hand_id, so the table service can retry after
-  a timeout.  The first hand's button is the first ready seat (no draw).
+  a timeout.  The first hand's button is the first ready seat (no draw).  The plan
+  is stored (``hands`` row, pending) in the same transaction.
 - FinishHand: the pending hand_id only; final stacks for exactly the seats dealt
   in, adding up to the chips they were dealt in with (the library checks).  Then
   the B5 seats lost and the pending stand-ups return their chips to the balances.
   A repeat of the request that finished a hand is answered OK again, changing
-  nothing (a retried call whose answer was lost).
+  nothing (a retried call whose answer was lost; the stored digest of the request
+  makes this hold after a restart too).  A hand the lobby voided itself is refused
+  (FAILED_PRECONDITION) with the reason it was voided.
+
+Crash durability: a hand that cannot finish is voided, every chip where it was at
+the hand's start, and the void is recorded (the ``hands`` row: status voided, the
+reason, when).  The seats always hold the stacks as at the start of the hand in
+progress, since results are written at FinishHand only, so a void never moves a
+chip.  Three ways a hand is voided:
+
+- the table service reports it voided (a downstream service failed):
+  ``FinishHand(voided=True, void_reason=...)``;
+- the table service process died mid-hand: its successor calls
+  ``VoidPendingHand`` for each table the first time it takes it over, before its
+  first NextHand.  A fresh process never resumes a hand it did not start, and
+  never gets an old plan dealt again under the same hand_id; this "void at
+  takeover" is simpler than a claim/epoch scheme and enough while one table
+  service replica runs each table (``TABLE_SHARD``);
+- the lobby itself restarted while a hand was pending (the pending row is in
+  SQLite): ``_restore`` voids it, "voided by the lobby restart", and the table's
+  late FinishHand for it is refused with that reason, so the table records the
+  hand voided and tells its players.
 """
 
 from __future__ import annotations
@@ -73,11 +95,21 @@ from .metrics import (
     TABLES,
     set_ledger_totals,
 )
-from .store import LobbyStore, PlayerRow, TableRow
+from .store import HandRow, LobbyStore, PlayerRow, TableRow
 
 MAX_PLAYER_NAME = 32
 MAX_TABLE_NAME = 64
 MAX_TOKEN_LENGTH = 128
+MAX_VOID_REASON = 300  # characters of a void's reason kept (longer ones are cut)
+LIST_HANDS = (20, 500)  # ListHands: the default and the largest limit
+VOIDED_BY_RESTART = "voided by the lobby restart"
+VOIDED_AT_TAKEOVER = "voided when a table service took the table over"
+VOIDED_BY_TABLE = "voided by the table service"
+HAND_STATUSES = {
+    "pending": pb.HAND_STATUS_PENDING,
+    "finished": pb.HAND_STATUS_FINISHED,
+    "voided": pb.HAND_STATUS_VOIDED,
+}
 MOST_SEATS = {Game.STUD: 8, Game.STUD_HILO: 8, Game.DRAW_7A: 5}  # S1, D1
 DEFAULT_ACTION_CLOCK_MS = 10_000  # S10
 ACTION_CLOCK_MS = (50, 600_000)
@@ -178,7 +210,9 @@ class LobbyServicer(pb_grpc.LobbyServicer):
 
     def _restore(self) -> None:
         """Rebuild every SeatingTable from the store (markers reset, see the package
-        docstring); pending stand-ups and seats without chips are cashed out."""
+        docstring); a hand that was pending is voided and recorded (the seats hold
+        its starting stacks); pending stand-ups and seats without chips are cashed
+        out."""
         for row in self._store.tables():
             config = common.GameConfig.FromString(row.config)
             game, seating_config = _seating_config(
@@ -187,6 +221,7 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             seating = SeatingTable(seating_config)
             seating.hands_played = row.hands_played
             self._tables[row.table_id] = _Table(row, config, game, seating)
+        self._void_after_restart()
         cash_outs: list[_CashOut] = []
         with self._store.transaction():
             for seat in self._store.seats():
@@ -201,6 +236,30 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         self._count_cash_outs(cash_outs)
         self._update_gauges()
         log.info("lobby restored", tables=len(self._tables), released_seats=len(cash_outs))
+
+    def _void_after_restart(self) -> None:
+        """Every hand pending when the lobby stopped is voided, and recorded so."""
+        pending = self._store.pending_hands()
+        if not pending:
+            return
+        seats = {(s.table_id, s.seat): s for s in self._store.seats()}
+        with self._store.transaction():
+            for hand in pending:
+                self._store.end_hand(hand.hand_id, "voided", reason=VOIDED_BY_RESTART)
+        for hand in pending:
+            table = self._tables[hand.table_id]
+            HANDS_VOIDED.labels(table.game.value).inc()
+            plan = pb.NextHandResponse.FromString(hand.plan)
+            stacks = {s.seat: s.stack for s in plan.dealt_in}
+            stored = {
+                s.seat: seats[(hand.table_id, s.seat)].chips
+                for s in plan.dealt_in
+                if (hand.table_id, s.seat) in seats
+            }
+            with bound_contextvars(table_id=hand.table_id, hand_id=hand.hand_id):
+                log.warning(VOIDED_BY_RESTART, stacks=stacks)
+                if stored != stacks:  # cannot happen: results are written at FinishHand
+                    log.error("seats differ from the voided hand's plan", seats=stored)
 
     # ------------------------------------------------------------ helpers
 
@@ -466,12 +525,16 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             with bound_contextvars(table_id=table.row.table_id, hand_id=table.pending.hand_id):
                 log.info("hand plan repeated")
             return table.pending.response
-        plan = table.seating.plan_hand()  # None changes nothing
-        if plan is None:
-            return pb.NextHandResponse(play=False)
-        hand_id = f"h-{uuid.uuid4().hex}"
-        response = self._plan_pb(table, plan, hand_id)
-        table.pending = _PendingHand(hand_id, response)
+        with self._change(table):
+            plan = table.seating.plan_hand()  # None changes nothing
+            if plan is None:
+                return pb.NextHandResponse(play=False)
+            hand_id = f"h-{uuid.uuid4().hex}"
+            response = self._plan_pb(table, plan, hand_id)
+            self._store.add_hand(
+                hand_id, table.row.table_id, response.SerializeToString(deterministic=True)
+            )
+            table.pending = _PendingHand(hand_id, response)
         HANDS_PLANNED.labels(table.game.value).inc()
         with bound_contextvars(table_id=table.row.table_id, hand_id=hand_id):
             log.info(
@@ -539,12 +602,22 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         seating = table.seating
         pending = table.pending
         with bound_contextvars(table_id=table_id, hand_id=hand_id):
+            fingerprint = request.SerializeToString(deterministic=True)
             if pending is None or pending.hand_id != hand_id:
-                fingerprint = request.SerializeToString(deterministic=True)
-                if table.last_finished == (hand_id, fingerprint):
+                stored = self._store.hand(hand_id)
+                if table.last_finished == (hand_id, fingerprint) or (
+                    stored is not None
+                    and stored.table_id == table_id
+                    and stored.digest == hashlib.sha256(fingerprint).digest()
+                ):
                     log.info("hand finish repeated")
                     return await self._finished(request, seating.hands_played, context)
                 current = f"{pending.hand_id} is" if pending else "none is; NextHand starts one"
+                if stored is not None and stored.table_id == table_id and stored.reason:
+                    raise FailedPreconditionError(
+                        f"hand {hand_id} was {stored.reason}: every stack stayed as at its "
+                        f"start, and it is not the hand in progress ({current})"
+                    )
                 raise FailedPreconditionError(
                     f"hand {hand_id} is not the hand in progress at this table ({current})"
                 )
@@ -552,7 +625,15 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             assert plan is not None
             stacks = [] if request.voided else self._final_stacks(table, plan, request.final_stacks)
             cash_outs: list[_CashOut] = []
+            reason = f"{VOIDED_BY_TABLE}: {request.void_reason or 'no reason given'}"
+            reason = reason[:MAX_VOID_REASON]
             with self._change(table):
+                self._store.end_hand(
+                    hand_id,
+                    "voided" if request.voided else "finished",
+                    reason=reason if request.voided else "",
+                    digest=hashlib.sha256(fingerprint).digest(),
+                )
                 if request.voided:
                     seating.void_hand(plan)
                 else:
@@ -579,10 +660,10 @@ class LobbyServicer(pb_grpc.LobbyServicer):
                     cash_outs.append(self._leave(table, seat, "stand_up")[2])
                 table.leaving.clear()
                 table.pending = None
-                table.last_finished = (hand_id, request.SerializeToString(deterministic=True))
+                table.last_finished = (hand_id, fingerprint)
             if request.voided:
                 HANDS_VOIDED.labels(table.game.value).inc()
-                log.info("hand voided")
+                log.info("hand voided", reason=reason)
             else:
                 HANDS_FINISHED.labels(table.game.value).inc()
                 log.info("hand finished", stacks=stacks)
@@ -600,6 +681,38 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             )
         return response
 
+    async def VoidPendingHand(
+        self, request: pb.VoidPendingHandRequest, context: Any
+    ) -> pb.VoidPendingHandResponse:
+        table = self._table(request.table_id)
+        seating = table.seating
+        pending = table.pending
+        if pending is None:
+            return pb.VoidPendingHandResponse(hands_played=seating.hands_played)
+        plan = seating.hand_in_progress
+        assert plan is not None
+        reason = (request.reason or VOIDED_AT_TAKEOVER)[:MAX_VOID_REASON]
+        with bound_contextvars(table_id=table.row.table_id, hand_id=pending.hand_id):
+            with self._change(table):
+                self._store.end_hand(pending.hand_id, "voided", reason=reason)
+                seating.void_hand(plan)
+                cash_outs = [self._leave(table, s, "stand_up")[2] for s in sorted(table.leaving)]
+                table.leaving.clear()
+                table.pending = None
+            HANDS_VOIDED.labels(table.game.value).inc()
+            log.warning("hand voided", reason=reason, stacks=list(plan.stacks))
+        self._count_cash_outs(cash_outs)
+        self._update_gauges()
+        return pb.VoidPendingHandResponse(
+            hand_id=pending.hand_id, hands_played=seating.hands_played
+        )
+
+    async def ListHands(self, request: pb.ListHandsRequest, context: Any) -> pb.ListHandsResponse:
+        table = self._table(request.table_id)
+        limit = check_count(request.limit, f"limit (0 = {LIST_HANDS[0]})", 0, LIST_HANDS[1])
+        rows = self._store.hands(table.row.table_id, limit or LIST_HANDS[0])
+        return pb.ListHandsResponse(hands=[_hand_record(r) for r in rows])
+
     # ------------------------------------------------------------ audit
 
     async def GetLedgerTotals(
@@ -614,3 +727,16 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             ledger_tables=t.ledger_tables,
             entries=t.entries,
         )
+
+
+def _hand_record(row: HandRow) -> pb.HandRecord:
+    plan = pb.NextHandResponse.FromString(row.plan)
+    return pb.HandRecord(
+        hand_id=row.hand_id,
+        table_id=row.table_id,
+        status=HAND_STATUSES[row.status],
+        void_reason=row.reason,
+        dealt_in=plan.dealt_in,
+        planned_at_unix_ms=round(row.planned_at * 1000),
+        ended_at_unix_ms=0 if row.ended_at is None else round(row.ended_at * 1000),
+    )

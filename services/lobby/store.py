@@ -1,9 +1,12 @@
 """The lobby's durable state in SQLite (stdlib ``sqlite3``), behind one small class.
 
-Four tables: ``players`` (id, name, SHA-256 of the token, balance), ``tables`` (the
+Five tables: ``players`` (id, name, SHA-256 of the token, balance), ``tables`` (the
 definition, the ``GameConfig`` as serialized protobuf bytes), ``seats`` (table,
-seat, player, chips, and whether the player stands up after the hand in progress)
-and ``ledger``, one row per money movement with its effect on the balances and on
+seat, player, chips, and whether the player stands up after the hand in progress),
+``hands`` (every hand planned: its plan, the ``NextHandResponse`` with the seats and
+stacks dealt in, and its status: ``pending`` until reported, then ``finished`` or
+``voided`` with the reason and when; at most one pending hand per table) and
+``ledger``, one row per money movement with its effect on the balances and on
 the tables:
 
 ========= ================ ============== =====================================
@@ -15,7 +18,11 @@ cash_out  +amount          -amount        StandUp, a seat lost (B5), a restart
 hand      0                final - before FinishHand, one row per player dealt in
 ========= ================ ============== =====================================
 
-so ``granted == balances + at_tables``, ``balances == sum(balance_delta)`` and
+A voided hand moves no money, so it has no ledger row: its record is its
+``hands`` row.  Seats hold the stacks as at the start of the hand in progress
+(results are written at FinishHand only), so voiding a hand never writes a seat.
+
+So ``granted == balances + at_tables``, ``balances == sum(balance_delta)`` and
 ``at_tables == sum(table_delta)`` always hold (``totals``).  The servicer wraps the
 writes of one RPC in ``transaction()``; the methods never commit on their own.  A
 PostgreSQL store would implement the same methods.  The process is one asyncio
@@ -29,6 +36,7 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -71,7 +79,22 @@ CREATE TABLE IF NOT EXISTS ledger (
     table_delta   INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS seats_by_player ON seats (player_id);
+CREATE TABLE IF NOT EXISTS hands (
+    hand_id    TEXT PRIMARY KEY,
+    table_id   TEXT NOT NULL REFERENCES tables (table_id),
+    plan       BLOB NOT NULL,
+    status     TEXT NOT NULL CHECK (status IN ('pending', 'finished', 'voided')),
+    reason     TEXT NOT NULL DEFAULT '',
+    digest     BLOB,
+    planned_at REAL NOT NULL,
+    ended_at   REAL
+);
+CREATE INDEX IF NOT EXISTS hands_by_table ON hands (table_id);
+CREATE UNIQUE INDEX IF NOT EXISTS one_pending_hand ON hands (table_id)
+    WHERE status = 'pending';
 """
+
+HAND_STATUSES = ("pending", "finished", "voided")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +125,18 @@ class SeatRow:
     player_id: str
     chips: int
     leaving: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    hand_id: str
+    table_id: str
+    plan: bytes  # serialized poker.lobby.v1.NextHandResponse
+    status: str  # one of HAND_STATUSES
+    reason: str  # why it was voided
+    digest: bytes | None  # SHA-256 of the FinishHand request that ended it
+    planned_at: float
+    ended_at: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +293,58 @@ class LobbyStore:
             if cur.rowcount != 1:
                 raise RuntimeError(f"seat {table_id}/{seat} of {player_id} not stored as {before}")
             self._ledger("hand", player_id, table_id, hand_id, 0, after - before)
+
+    # ------------------------------------------------------------ hands
+
+    _HAND_COLUMNS = "hand_id, table_id, plan, status, reason, digest, planned_at, ended_at"
+
+    @staticmethod
+    def _hand_row(r: Any) -> HandRow:
+        digest = None if r[5] is None else bytes(r[5])
+        return HandRow(r[0], r[1], bytes(r[2]), r[3], r[4], digest, r[6], r[7])
+
+    def add_hand(self, hand_id: str, table_id: str, plan: bytes) -> None:
+        """A hand planned: pending until ``end_hand`` (one pending hand per table)."""
+        self._db.execute(
+            "INSERT INTO hands (hand_id, table_id, plan, status, planned_at) "
+            "VALUES (?, ?, ?, 'pending', ?)",
+            (hand_id, table_id, plan, time.time()),
+        )
+
+    def end_hand(
+        self, hand_id: str, status: str, *, reason: str = "", digest: bytes | None = None
+    ) -> None:
+        """The pending hand ``hand_id`` is ``finished`` or ``voided``."""
+        if status not in HAND_STATUSES[1:]:
+            raise ValueError(f"a hand ends finished or voided, not {status!r}")
+        cur = self._db.execute(
+            "UPDATE hands SET status = ?, reason = ?, digest = ?, ended_at = ? "
+            "WHERE hand_id = ? AND status = 'pending'",
+            (status, reason, digest, time.time(), hand_id),
+        )
+        if cur.rowcount != 1:
+            raise RuntimeError(f"hand {hand_id} is not stored as pending")
+
+    def hand(self, hand_id: str) -> HandRow | None:
+        row = self._db.execute(
+            f"SELECT {self._HAND_COLUMNS} FROM hands WHERE hand_id = ?", (hand_id,)
+        ).fetchone()
+        return None if row is None else self._hand_row(row)
+
+    def pending_hands(self) -> list[HandRow]:
+        rows = self._db.execute(
+            f"SELECT {self._HAND_COLUMNS} FROM hands WHERE status = 'pending' ORDER BY rowid"
+        ).fetchall()
+        return [self._hand_row(r) for r in rows]
+
+    def hands(self, table_id: str, limit: int) -> list[HandRow]:
+        """The table's hands, newest first."""
+        rows = self._db.execute(
+            f"SELECT {self._HAND_COLUMNS} FROM hands WHERE table_id = ? "
+            "ORDER BY rowid DESC LIMIT ?",
+            (table_id, limit),
+        ).fetchall()
+        return [self._hand_row(r) for r in rows]
 
     # ------------------------------------------------------------ the ledger
 

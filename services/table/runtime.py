@@ -6,6 +6,14 @@ reports the final stacks (``FinishHand``).  A report the lobby did not take is
 retried before anything else, so a hand is never forgotten nor reported twice
 (the lobby's NextHand returns the same pending hand until it is reported).
 
+Crash durability: before its first hand at a table, a process asks the lobby to
+void the hand a dead predecessor left pending (``VoidPendingHand``; the lobby
+records the void), so no hand is resumed or re-dealt by a process that did not
+start it.  A report the lobby refuses (FAILED_PRECONDITION: it took nothing, e.g.
+it voided the hand on its own restart) makes a played hand voided here too: the
+history records it voided and the viewers get a second HandFinished, voided, with
+the stacks as at the hand's start.
+
 Viewers are subscribers: one per player (a newer connection replaces the older,
 which is how a reconnect works) and any number of spectators.  Each fact of the
 hand goes through ``facts.view`` for each viewer, the only way an event is made.
@@ -18,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 from collections.abc import Sequence
 
 import grpc
@@ -126,6 +135,7 @@ class TableRuntime:
         self.unreported: lpb.FinishHandRequest | None = None
         self.played: collections.deque[str] = collections.deque(maxlen=64)  # recent hand ids
         self.last_finished: f.HandFinished | None = None
+        self.last_hand: Hand | None = None  # the hand last played (its report may be pending)
         self.log = get_logger().bind(table_id=self.table_id)
         self._task: asyncio.Task[None] | None = None
 
@@ -151,8 +161,27 @@ class TableRuntime:
         for sub in [*self.players.values(), *self.spectators]:
             sub.end(grpc.StatusCode.UNAVAILABLE, "the table service is shutting down")
 
+    async def _take_over(self) -> None:
+        """Before this process's first hand here: void the hand a previous table
+        process left pending at the lobby (it died mid-hand), so the void is
+        recorded and that plan is never dealt again from scratch under its hand id.
+        A fresh process never resumes a hand it did not start.  Retried until the
+        lobby answers."""
+        request = lpb.VoidPendingHandRequest(table_id=self.table_id)
+        while True:
+            try:
+                reply = await self.ds.call("lobby", "VoidPendingHand", request)
+            except DownstreamError as error:
+                self.log.warning("pending hand not voided yet", code=error.code().name)
+                await asyncio.sleep(self.idle_poll_s)
+                continue
+            if reply.hand_id:
+                self.log.warning("hand voided at takeover", hand_id=reply.hand_id)
+            return
+
     async def _loop(self) -> None:
         plan: lpb.NextHandResponse | None = None
+        await self._take_over()
         while True:
             if self.unreported is not None:
                 reported, plan = await self._report(self.unreported)
@@ -185,6 +214,8 @@ class TableRuntime:
             self.played.append(plan.hand_id)
             try:
                 self.unreported = await self._play(plan)
+                if self.unreported.voided:  # a service is down: do not spin through hands
+                    await asyncio.sleep(self.idle_poll_s)
             except Exception:
                 # A bug must not silently stop the table: log it, void the hand
                 # (the lobby keeps the stacks as before it) and go on.
@@ -224,11 +255,13 @@ class TableRuntime:
         log = self.log.bind(hand_id=hand.hand_id)
         HANDS_STARTED.labels(game).inc()
         hand_started(self.table_id)
-        self.hand = hand
+        self.hand = self.last_hand = hand
+        why = ""
         try:
             result = await runner.run()
         except HandVoided as error:
-            log.warning("hand voided", reason=str(error))
+            why = str(error)
+            log.warning("hand voided", reason=why)
             result = await self._void(runner, hand)
         except asyncio.CancelledError:
             await asyncio.shield(self._void(runner, hand, report=True))
@@ -246,6 +279,7 @@ class TableRuntime:
             table_id=self.table_id,
             hand_id=hand.hand_id,
             voided=result.voided,
+            void_reason=why,
             final_stacks=[]
             if result.voided
             else [
@@ -287,7 +321,12 @@ class TableRuntime:
         )
         if report:
             await self._report(
-                lpb.FinishHandRequest(table_id=self.table_id, hand_id=hand.hand_id, voided=True)
+                lpb.FinishHandRequest(
+                    table_id=self.table_id,
+                    hand_id=hand.hand_id,
+                    voided=True,
+                    void_reason="the table service stopped mid-hand",
+                )
             )
         return result
 
@@ -300,8 +339,12 @@ class TableRuntime:
             reply: lpb.FinishHandResponse = await self.ds.call("lobby", "FinishHand", request)
         except DownstreamError as error:
             if error.code() == grpc.StatusCode.FAILED_PRECONDITION:
-                # The lobby no longer has this hand pending (already taken): done.
+                # The lobby took nothing (a refusal changes nothing): every stack is
+                # as at the hand's start there, e.g. the lobby voided the hand on its
+                # restart.  A played hand is then voided here too.
                 self.log.error("finish hand refused", hand_id=request.hand_id, why=error.details())
+                if not request.voided:
+                    self._voided_by_lobby(request.hand_id)
                 self.unreported = None
                 return True, None
             self.log.warning("finish hand not reported yet", code=error.code().name)
@@ -309,6 +352,36 @@ class TableRuntime:
             return False, None
         self.unreported = None
         return True, reply.next_hand if reply.HasField("next_hand") else None
+
+    def _voided_by_lobby(self, hand_id: str) -> None:
+        """The lobby refused a played hand's result: record the hand voided in the
+        history and tell the viewers with a second HandFinished, voided, carrying
+        the stacks as at the hand's start (the first one's results did not stand)."""
+        hand = self.last_hand
+        if hand is None or hand.hand_id != hand_id:
+            return
+        fact = f.HandFinished(
+            awards=(),
+            seats=tuple(
+                f.FinalSeat(s, p, c)
+                for s, p, c in zip(hand.seats, hand.players, hand.start_stacks, strict=True)
+            ),
+            uncalled_seat=None,
+            uncalled_amount=0,
+            voided=True,
+        )
+        hand.facts.append(fact)
+        self._emit(hand, fact)
+        for i, result in enumerate(self.history):
+            if result.hand_id == hand_id:
+                self.history[i] = dataclasses.replace(
+                    result,
+                    facts=hand.facts,
+                    final_stacks=list(hand.start_stacks),
+                    voided=True,
+                    outcome="voided",
+                )
+        self.log.warning("hand voided by the lobby", hand_id=hand_id)
 
     # ------------------------------------------------------------ viewers
 
