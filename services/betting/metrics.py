@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from prometheus_client import Counter
 
+from poker_rules.config import Game
+
 ACTIONS = Counter("betting_actions", "Actions applied, by game and kind.", ("game", "kind"))
 TIMEOUTS = Counter(
     "betting_timeouts",
@@ -22,3 +24,8 @@ SESSION_CALLS = Counter(
     "Calls answered on Session streams, by method and status code.",
     ("method", "code"),
 )
+
+# Every game's series exists from the first scrape at 0, so rate() over a game's
+# uncontested hands is defined before its first one (and dashboards show 0, not "no data").
+for _game in Game:
+    HANDS_UNCONTESTED.labels(_game.value)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from prometheus_client import Counter, Histogram
 
+from poker_rules.config import Game
+
 POTS_SETTLED = Counter("showdown_pots_settled", "Pots split at showdown, by game.", ("game",))
 POT_SIZE = Histogram(
     "showdown_pot_size_chips",
@@ -25,3 +27,9 @@ POT_SIZE = Histogram(
     ),
 )
 HANDS_EVALUATED = Counter("showdown_hands_evaluated", "Hands scored, by game.", ("game",))
+
+# Per-game series exist from the first scrape at 0 (rate() defined before a game's
+# first showdown; dashboards show 0, not "no data").
+for _game in Game:
+    POTS_SETTLED.labels(_game.value)
+    HANDS_EVALUATED.labels(_game.value)

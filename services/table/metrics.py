@@ -6,6 +6,8 @@ import time
 
 from prometheus_client import Counter, Gauge, Histogram
 
+from poker_rules.config import Game
+
 HANDS_STARTED = Counter("table_hands_started", "Hands started, by game.", ("game",))
 HANDS_FINISHED = Counter(
     "table_hands_finished",
@@ -80,3 +82,11 @@ def hand_ended(table_id: str) -> None:
 def _set_in_progress() -> None:
     HANDS_IN_PROGRESS.set(len(_hands_started))
     OLDEST_HAND_STARTED.set(min(_hands_started.values(), default=0.0))
+
+
+# Per-game series exist from the first scrape at 0, so rate() is defined before a
+# game's first hand finishes (and dashboards show 0, not "no data").
+for _game in Game:
+    HANDS_STARTED.labels(_game.value)
+    for _outcome in ("showdown", "uncontested", "voided"):
+        HANDS_FINISHED.labels(_game.value, _outcome)
