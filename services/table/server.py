@@ -35,6 +35,29 @@ def _shard() -> tuple[int, int]:
     return index, count
 
 
+def _audit_token() -> str:
+    """The auditors' token: TABLE_AUDIT_TOKEN, or the first line of the file named by
+    TABLE_AUDIT_TOKEN_FILE (Kubernetes mounts the Secret as a file, which, unlike an
+    environment variable, is not shown by ``kubectl describe`` or inherited by child
+    processes).  A missing file is no token (GetDeckReveal disabled, as with the
+    variable unset: the Secret is optional); setting both, or a file that exists but
+    cannot be read, is a configuration error."""
+    token = env_str("TABLE_AUDIT_TOKEN", "")
+    path = env_str("TABLE_AUDIT_TOKEN_FILE", "")
+    if not path:
+        return token
+    if token:
+        raise ConfigError("set TABLE_AUDIT_TOKEN or TABLE_AUDIT_TOKEN_FILE, not both")
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.readline().strip()
+    except FileNotFoundError:
+        get_logger().warning("no audit token file: GetDeckReveal disabled", path=path)
+        return ""
+    except OSError as exc:
+        raise ConfigError(f"TABLE_AUDIT_TOKEN_FILE={path!r}: {exc.strerror}") from None
+
+
 def make_spec() -> ServiceSpec:
     """Read TABLE_* settings and build the service (tables start once serving)."""
     addresses = Addresses(
@@ -50,7 +73,7 @@ def make_spec() -> ServiceSpec:
     history_hands = env_int("TABLE_HISTORY_HANDS", 500, minimum=1, maximum=100_000)
     allow_presets = env_bool("TABLE_ALLOW_PRESET_DECKS", False)
     betting_session = env_bool("TABLE_BETTING_SESSION", True)
-    audit_token = env_str("TABLE_AUDIT_TOKEN", "")
+    audit_token = _audit_token()
     deadline = default_deadline()
     log = get_logger()
     if allow_presets:

@@ -7,13 +7,21 @@ under ``deploy/overlays`` with ``kubectl kustomize`` and validates each object:
   ships (strict: an unknown field is an error), for ``KUBERNETES_VERSION``;
 * custom resources only if their kind is listed in ``CUSTOM_RESOURCES``, against the
   small local schema there (required fields and types of what we use); kubernetes-
-  validate has no schema for them, and any other kind it has no schema for fails.
+  validate has no schema for them, and any other kind it has no schema for fails;
+* then checkov (its Kubernetes framework, offline) on the rendered overlay: any failed
+  check fails, and every skipped check must carry its reason (a
+  ``checkov.io/skipN: CKV_ID=reason`` annotation, see deploy/base/kustomization.yaml).
+  checkov is pinned in requirements/checkov.lock and lives in its own venv
+  (``.venv-checkov``, made by ``make deploy-check``); ``--checkov PATH`` names it.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +96,55 @@ CUSTOM_RESOURCES: dict[tuple[str, str], dict[str, Any]] = {
 }
 
 
+_STRINGS = {"type": "object", "additionalProperties": {"type": "string"}}
+_RULE = {
+    "type": "object",
+    "required": ["expr"],
+    "additionalProperties": False,
+    "oneOf": [{"required": ["record"]}, {"required": ["alert"]}],
+    "properties": {
+        "record": {"type": "string", "pattern": "^[a-zA-Z_:][a-zA-Z0-9_:]*$"},
+        "alert": {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_]*$"},
+        "expr": {"type": "string", "minLength": 1},
+        "for": {"type": "string", "pattern": "^([0-9]+(ms|s|m|h|d|w|y))+$"},
+        "keep_firing_for": {"type": "string", "pattern": "^([0-9]+(ms|s|m|h|d|w|y))+$"},
+        "labels": _STRINGS,
+        "annotations": _STRINGS,
+    },
+}
+CUSTOM_RESOURCES[("monitoring.coreos.com/v1", "PrometheusRule")] = {
+    "type": "object",
+    "required": ["apiVersion", "kind", "metadata", "spec"],
+    "additionalProperties": False,
+    "properties": {
+        "apiVersion": {"const": "monitoring.coreos.com/v1"},
+        "kind": {"const": "PrometheusRule"},
+        "metadata": _METADATA,
+        "spec": {
+            "type": "object",
+            "required": ["groups"],
+            "additionalProperties": False,
+            "properties": {
+                "groups": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                        "type": "object",
+                        "required": ["name", "rules"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "name": {"type": "string", "minLength": 1},
+                            "interval": {"type": "string", "pattern": "^[0-9]+(ms|s|m|h)$"},
+                            "rules": {"type": "array", "minItems": 1, "items": _RULE},
+                        },
+                    },
+                }
+            },
+        },
+    },
+}
+
+
 def overlays() -> list[Path]:
     """Every overlay directory (each has a kustomization.yaml)."""
     return sorted(p.parent for p in OVERLAYS.glob("*/kustomization.yaml"))
@@ -130,7 +187,55 @@ def describe(obj: dict[str, Any]) -> str:
     return f"{obj.get('kind')}/{obj.get('metadata', {}).get('name')}"
 
 
-def main() -> int:
+def _reason(check: dict[str, Any]) -> str:
+    """A skipped check's reason (checkov puts it under check_result)."""
+    result = check.get("check_result") or {}
+    return str(result.get("suppress_comment") or check.get("suppress_comment") or "").strip()
+
+
+def checkov(checkov_bin: str, overlay: Path) -> list[str]:
+    """checkov's findings on the rendered overlay: failed checks and skips without a
+    reason (empty: clean).  ``--skip-download``: nothing is fetched from Prisma
+    Cloud (this machine has no internet, and the checks must not depend on it)."""
+    rendered = subprocess.run(
+        [kubectl(), "kustomize", str(overlay)], check=True, capture_output=True, text=True
+    ).stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{overlay.name}.yaml"
+        path.write_text(rendered)
+        command = [checkov_bin, "--framework", "kubernetes", "--skip-download"]
+        run = subprocess.run(
+            [*command, "--output", "json", "--file", str(path)],
+            check=False,  # exit 1 = findings, read from the report below
+            capture_output=True,
+            text=True,
+        )
+    if run.returncode not in (0, 1) or not run.stdout.strip():
+        return [f"checkov did not run (exit {run.returncode}): {run.stderr[-2000:]}"]
+    report = json.loads(run.stdout)
+    results, summary = report["results"], report["summary"]
+    problems = [
+        f"{c['check_id']} {c['check_name']}: {c['resource']}"
+        for c in results.get("failed_checks", [])
+    ]
+    problems += [
+        f"{c['check_id']} skipped without a reason: {c['resource']}"
+        for c in results.get("skipped_checks", [])
+        if not _reason(c)
+    ]
+    if summary.get("parsing_errors"):
+        problems.append(f"checkov could not parse {summary['parsing_errors']} document(s)")
+    print(
+        f"{overlay.name}: checkov {summary['checkov_version']}: {summary['passed']} passed, "
+        f"{summary['failed']} failed, {summary['skipped']} skipped with a reason"
+    )
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkov", help="the checkov executable (.venv-checkov/bin/checkov)")
+    args = parser.parse_args(argv)
     failures = 0
     found = overlays()
     if not found:
@@ -149,6 +254,10 @@ def main() -> int:
             f"{overlay.name}: {len(objects)} objects valid for Kubernetes "
             f"{KUBERNETES_VERSION} ({', '.join(kinds)})"
         )
+        if args.checkov:
+            for problem in checkov(args.checkov, overlay):
+                failures += 1
+                print(f"{overlay.name}: checkov: {problem}", file=sys.stderr)
     return 1 if failures else 0
 
 
