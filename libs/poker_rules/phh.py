@@ -99,11 +99,20 @@ def to_phh(
         players=players,
         extra=extra,
     )
+    return write_phh(fields, _annotated_actions(hand))
+
+
+def write_phh(fields: Mapping[str, PhhValue], annotated_actions: Sequence[tuple[str, str]]) -> str:
+    """PHH text (TOML) of ``fields`` in their order, the ``actions`` field written
+    from ``annotated_actions``: ``(comment, action)`` pairs, a non-empty comment
+    becoming a ``# comment`` line above its action (street names, for people).
+    Shared by the house record here and the players' histories the table serves
+    (``poker_wire.phh_view``), so both are the same dialect."""
     lines: list[str] = []
     for key, value in fields.items():
         if key == "actions":
             lines.append("actions = [")
-            for comment, action in _annotated_actions(hand):
+            for comment, action in annotated_actions:
                 if comment:
                     lines.append(f"  # {comment}")
                 lines.append(f"  {_toml_value(action)},")
@@ -561,4 +570,5 @@ __all__ = [
     "replay_phh",
     "to_phh",
     "to_phh_dict",
+    "write_phh",
 ]

@@ -34,6 +34,7 @@ import grpc
 from poker.dealer.v1 import dealer_pb2 as dpb
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.table.v1 import table_pb2 as pb
+from poker_wire.phh_view import history_phh
 from service_kit.errors import FailedPreconditionError, NotFoundError
 from service_kit.logs import get_logger
 
@@ -546,12 +547,15 @@ class TableRuntime:
             if player_id is not None and player_id in result.players:
                 seat = result.seats[result.players.index(player_id)]
             viewer = f.Viewer(seat, participant_after_hand=bool(seat))
+            events = f.views(result.facts, viewer, table_id=self.table_id, hand_id=result.hand_id)
             out.append(
                 pb.HandHistory(
                     hand_id=result.hand_id,
                     config=result.config,
-                    events=f.views(
-                        result.facts, viewer, table_id=self.table_id, hand_id=result.hand_id
+                    events=events,
+                    # Written from the viewer's own events: nothing they were not shown.
+                    phh=history_phh(
+                        result.config, events, hand_id=result.hand_id, table_id=self.table_id
                     ),
                 )
             )

@@ -46,6 +46,7 @@ from services.dealer.audit import audit_reveal
 from .room import events_of
 
 CARD = re.compile(r"(?<![0-9A-Za-z])([2-9TJQKA][cdhs])(?![0-9A-Za-z])")
+PHH_RUN = re.compile(r"(?<![0-9A-Za-z?])((?:[2-9TJQKA][cdhs]|\?\?)+)(?![0-9A-Za-z?])")
 SECRET_TEXT = re.compile(r"[0-9a-f]{64}|[A-Za-z0-9+/_-]{43}=")  # 32 bytes as hex or base64
 
 
@@ -58,6 +59,18 @@ def values_in(msg: Message) -> Iterator[str | bytes]:
                 yield from values_in(item)
         elif fd.type in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES):
             yield from values
+
+
+def phh_cards(text: str) -> list[str]:
+    """The cards in PHH text (HandHistory.phh), which writes them without separators
+    (``d dh p1 As7c??``): every run of cards split in two-character cards, ``??``
+    (unknown) left out."""
+    return [
+        run[k : k + 2]
+        for run in PHH_RUN.findall(text)
+        for k in range(0, len(run), 2)
+        if run[k : k + 2] != "??"
+    ]
 
 
 def cards_in(msg: Message) -> list[str]:
@@ -309,6 +322,14 @@ class Scan:
         values = list(values_in(msg))
         self._secret_bytes(msg, values, hand_id, where)
         found = [m for text in values if isinstance(text, str) for m in CARD.findall(text)]
+        # HandHistory.phh: cards run together, which CARD (one card between
+        # separators) does not see.
+        found += [
+            card
+            for text in values
+            if isinstance(text, str) and text.startswith("variant = ")
+            for card in phh_cards(text)
+        ]
         self.cards += len(found)
         if not found:
             return
