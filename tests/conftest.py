@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.postgres import PostgresServer
 
 PACKAGE = Path(__file__).resolve().parent.parent / "libs" / "poker_rules"
 
@@ -21,3 +24,13 @@ def pytest_configure(config: pytest.Config) -> None:
                 "(or `make purepython` to test the plain Python modules)",
                 returncode=2,
             )
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of this pytest process's own (started on first use)."""
+    server = PostgresServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()

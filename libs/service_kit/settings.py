@@ -83,6 +83,28 @@ def env_float(
     return value
 
 
+def env_secret(name: str, *, environ: Mapping[str, str] | None = None) -> str:
+    """A secret: ``NAME``, or the first line of the file ``NAME_FILE`` names (how
+    Kubernetes hands over a mounted Secret: a file is not shown by ``kubectl
+    describe`` or inherited by child processes, an environment variable is).
+    Empty when neither is set or the file does not exist (an optional Secret not
+    created); both set, or a file that exists but cannot be read, is an error."""
+    env = os.environ if environ is None else environ
+    value = env.get(name, "").strip()
+    path = env.get(f"{name}_FILE", "").strip()
+    if not path:
+        return value
+    if value:
+        raise ConfigError(f"set {name} or {name}_FILE, not both")
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.readline().strip()
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        raise ConfigError(f"{name}_FILE={path!r}: {exc.strerror}") from None
+
+
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 

@@ -26,8 +26,11 @@ Settings (besides the common ones of ``service_kit.settings``):
 ===================== ========== ==============================================
 variable              default    meaning
 ===================== ========== ==============================================
-LOBBY_DB              :memory:   SQLite database file; ``:memory:`` keeps nothing
-                                 after the process exits
+LOBBY_DB              :memory:   SQLite database file (``:memory:`` keeps nothing
+                                 after the process exits), or a PostgreSQL URL
+                                 ``postgresql://user@host:5432/db``
+LOBBY_DB_PASSWORD     (none)     PostgreSQL's password; or LOBBY_DB_PASSWORD_FILE,
+                                 a file holding it (a mounted Secret)
 LOBBY_DEFAULT_BALANCE 100000     play money granted by RegisterPlayer when it
                                  asks for 0
 LOBBY_MAX_BALANCE     1000000000 largest initial_balance RegisterPlayer accepts

@@ -9,7 +9,7 @@ from poker_rules.errors import InvalidConfigError
 from poker_rules.seating import SeatingError
 from service_kit import ServiceSpec
 from service_kit.logs import get_logger
-from service_kit.settings import env_int, env_str
+from service_kit.settings import env_int, env_secret, env_str
 
 from .servicer import LobbyServicer, LobbySettings
 from .store import LobbyStore
@@ -33,7 +33,11 @@ def make_spec() -> ServiceSpec:
     path = env_str("LOBBY_DB", ":memory:")
     if path == ":memory:":
         get_logger().warning("LOBBY_DB is :memory:, nothing survives a restart")
-    servicer = LobbyServicer(LobbyStore(path), settings)
+    # PostgreSQL's password, when LOBBY_DB is a URL: LOBBY_DB_PASSWORD or, in
+    # Kubernetes, the mounted Secret LOBBY_DB_PASSWORD_FILE names (or libpq's own
+    # PGPASSWORD/PGPASSFILE when both are empty).
+    password = env_secret("LOBBY_DB_PASSWORD") or None
+    servicer = LobbyServicer(LobbyStore(path, password=password), settings)
 
     def register(server: grpc.aio.Server) -> None:
         lobby_pb2_grpc.add_LobbyServicer_to_server(servicer, server)

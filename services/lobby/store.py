@@ -25,7 +25,8 @@ A voided hand moves no money, so it has no ledger row: its record is its
 So ``granted == balances + at_tables``, ``balances == sum(balance_delta)`` and
 ``at_tables == sum(table_delta)`` always hold (``totals``).  The servicer wraps the
 writes of one RPC in ``transaction()``; the methods never commit on their own.  A
-PostgreSQL store would implement the same methods.  The process is one asyncio
+PostgreSQL database runs the same methods and SQL (``LOBBY_DB=postgresql://...``,
+through the dialect layer in ``postgres.py``).  The process is one asyncio
 loop and these calls are short, so they run inline.
 """
 
@@ -37,6 +38,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+
+from . import postgres
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -150,11 +153,16 @@ class Totals:
 
 
 class LobbyStore:
-    """Players, tables, seats and the ledger in one SQLite database."""
+    """Players, tables, seats and the ledger in one SQLite (or PostgreSQL) database."""
 
-    def __init__(self, path: str = ":memory:") -> None:
+    def __init__(self, path: str = ":memory:", *, password: str | None = None) -> None:
         # Autocommit mode: transactions are the explicit BEGIN/COMMIT of transaction().
-        self._db = sqlite3.connect(path, isolation_level=None)
+        # A postgresql:// URL: the same SQL through the dialect layer (postgres.py).
+        self._db: Any = (
+            postgres.Connection(path, password=password)
+            if postgres.is_postgres(path)
+            else sqlite3.connect(path, isolation_level=None)
+        )
         self._db.execute("PRAGMA foreign_keys = ON")
         if path != ":memory:":
             self._db.execute("PRAGMA journal_mode = WAL")
@@ -333,15 +341,17 @@ class LobbyStore:
 
     def pending_hands(self) -> list[HandRow]:
         rows = self._db.execute(
-            f"SELECT {self._HAND_COLUMNS} FROM hands WHERE status = 'pending' ORDER BY rowid"
+            f"SELECT {self._HAND_COLUMNS} FROM hands WHERE status = 'pending' "
+            "ORDER BY planned_at, hand_id"
         ).fetchall()
         return [self._hand_row(r) for r in rows]
 
     def hands(self, table_id: str, limit: int) -> list[HandRow]:
-        """The table's hands, newest first."""
+        """The table's hands, newest first (planned one after the other: at most one
+        is pending per table)."""
         rows = self._db.execute(
             f"SELECT {self._HAND_COLUMNS} FROM hands WHERE table_id = ? "
-            "ORDER BY rowid DESC LIMIT ?",
+            "ORDER BY planned_at DESC, hand_id DESC LIMIT ?",
             (table_id, limit),
         ).fetchall()
         return [self._hand_row(r) for r in rows]

@@ -11,7 +11,7 @@ from poker.table.v1 import table_pb2, table_pb2_grpc
 from service_kit import ConfigError, ServiceSpec
 from service_kit.deadlines import default_deadline
 from service_kit.logs import get_logger
-from service_kit.settings import env_bool, env_float, env_int, env_str
+from service_kit.settings import env_bool, env_float, env_int, env_secret, env_str
 from services.ports import DEFAULT_PORTS
 
 from .clients import Addresses, Downstream
@@ -36,26 +36,14 @@ def _shard() -> tuple[int, int]:
 
 
 def _audit_token() -> str:
-    """The auditors' token: TABLE_AUDIT_TOKEN, or the first line of the file named by
-    TABLE_AUDIT_TOKEN_FILE (Kubernetes mounts the Secret as a file, which, unlike an
-    environment variable, is not shown by ``kubectl describe`` or inherited by child
-    processes).  A missing file is no token (GetDeckReveal disabled, as with the
-    variable unset: the Secret is optional); setting both, or a file that exists but
-    cannot be read, is a configuration error."""
-    token = env_str("TABLE_AUDIT_TOKEN", "")
-    path = env_str("TABLE_AUDIT_TOKEN_FILE", "")
-    if not path:
-        return token
-    if token:
-        raise ConfigError("set TABLE_AUDIT_TOKEN or TABLE_AUDIT_TOKEN_FILE, not both")
-    try:
-        with open(path, encoding="utf-8") as file:
-            return file.readline().strip()
-    except FileNotFoundError:
-        get_logger().warning("no audit token file: GetDeckReveal disabled", path=path)
-        return ""
-    except OSError as exc:
-        raise ConfigError(f"TABLE_AUDIT_TOKEN_FILE={path!r}: {exc.strerror}") from None
+    """The auditors' token: TABLE_AUDIT_TOKEN, or the file TABLE_AUDIT_TOKEN_FILE
+    names (the Kubernetes manifests mount a Secret there).  A missing file is no
+    token: GetDeckReveal is disabled, as with the variable unset (the Secret is
+    optional)."""
+    token = env_secret("TABLE_AUDIT_TOKEN")
+    if not token and env_str("TABLE_AUDIT_TOKEN_FILE", ""):
+        get_logger().warning("no audit token in TABLE_AUDIT_TOKEN_FILE: GetDeckReveal disabled")
+    return token
 
 
 def make_spec() -> ServiceSpec:

@@ -8,11 +8,13 @@ import json
 import re
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import urlsplit
 
 import kubernetes_validate
 import pytest
 import yaml
 
+from services.lobby.postgres import is_postgres
 from services.ports import DEFAULT_PORTS
 from services.table.server import _shard
 from tests.deploy.manifests import overlays, render, validate
@@ -158,14 +160,30 @@ def test_probes_use_grpc_health(rendered: Objects) -> None:
             assert not {"httpGet", "tcpSocket", "exec"} & set(container[probe])
 
 
-def test_lobby_database_is_on_its_volume(rendered: Objects) -> None:
+def test_lobby_database_is_on_its_volume_or_postgresql(rendered: Objects) -> None:
     lobby = workloads(rendered)["lobby"]
-    # One writer of the SQLite file: one replica, the old pod gone before the new one.
+    # One writer (the lobby keeps each table's seating in memory): one replica, the
+    # old pod gone before the new one, on SQLite or on PostgreSQL.
     assert lobby["spec"]["replicas"] == 1
     assert lobby["spec"]["strategy"] == {"type": "Recreate"}
     pod = lobby["spec"]["template"]["spec"]
     container = the_container(lobby)
-    database = PurePosixPath(container_env(container, rendered)["LOBBY_DB"])
+    env = container_env(container, rendered)
+    if is_postgres(env["LOBBY_DB"]):
+        # Production: the password is a mounted Secret, never in the URL or a
+        # ConfigMap, and the SQLite volume is gone.
+        assert urlsplit(env["LOBBY_DB"]).password is None
+        path = PurePosixPath(env["LOBBY_DB_PASSWORD_FILE"])
+        (volume,) = [v for v in pod["volumes"] if "secret" in v]
+        assert volume["secret"]["secretName"] == "lobby-db"
+        assert "optional" not in volume["secret"]  # no password, no lobby
+        (mount,) = [m for m in container["volumeMounts"] if m["name"] == volume["name"]]
+        assert mount["readOnly"] is True
+        assert PurePosixPath(mount["mountPath"]) / volume["secret"]["items"][0]["path"] == path
+        assert not of_kind(rendered, "PersistentVolumeClaim")
+        assert not [v for v in pod["volumes"] if "persistentVolumeClaim" in v]
+        return
+    database = PurePosixPath(env["LOBBY_DB"])
     assert database.is_absolute(), database
     (mount,) = [
         m
@@ -200,7 +218,11 @@ def test_table_addresses_are_the_services(rendered: Objects) -> None:
 
 def test_audit_token_comes_from_a_secret(rendered: Objects) -> None:
     for config in of_kind(rendered, "ConfigMap").values():
-        assert not any(re.search("TOKEN|SECRET|PASSWORD", k) for k in config["data"])
+        # A path to a mounted secret (*_FILE) is fine; a secret's value never.
+        assert not any(
+            re.search("TOKEN|SECRET|PASSWORD", k) and not k.endswith("_FILE")
+            for k in config["data"]
+        )
     # No secret value in the repository, not even a placeholder: the Secret is
     # managed outside it and optional (without it, no auditor).
     assert not of_kind(rendered, "Secret")

@@ -64,9 +64,10 @@ def free_ports(count: int) -> list[int]:
 
 
 class CrashRoom:
-    """The room on fixed ports, a SQLite lobby, SIGKILL and restart."""
+    """The room on fixed ports, a durable lobby (a SQLite file, or a PostgreSQL
+    database URL), SIGKILL and restart."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path | str) -> None:
         ports = dict(zip(SERVICES, free_ports(len(SERVICES)), strict=True))
         self.env: dict[str, dict[str, str]] = {
             name: {"PORT": str(ports[name]), "METRICS_PORT": "0"} for name in SERVICES
@@ -112,8 +113,13 @@ class CrashRoom:
 
 
 @pytest.fixture
-def crash(tmp_path: Path) -> Iterator[CrashRoom]:
-    room = CrashRoom(tmp_path / "lobby.db")
+def crash(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[CrashRoom]:
+    """The lobby on SQLite, or on PostgreSQL when a test asks for it with
+    ``@pytest.mark.parametrize("crash", ["sqlite", "postgresql"], indirect=True)``."""
+    db: Path | str = tmp_path / "lobby.db"
+    if getattr(request, "param", "sqlite") == "postgresql":
+        db = request.getfixturevalue("postgres_server").database()
+    room = CrashRoom(db)
     try:
         yield room
     finally:

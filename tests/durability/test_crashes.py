@@ -16,6 +16,8 @@ it waiting), SIGKILLs one service, restarts it where it was, and checks:
 
 from __future__ import annotations
 
+import pytest
+
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.table.v1 import table_pb2 as tpb
 from services.lobby.servicer import VOIDED_AT_TAKEOVER, VOIDED_BY_RESTART, VOIDED_BY_TABLE
@@ -84,6 +86,7 @@ def test_table_sigkill_voids_the_hand_in_progress_and_play_resumes(crash: CrashR
     assert money(room.assert_chips_conserved()) == money(before)
 
 
+@pytest.mark.parametrize("crash", ["sqlite", "postgresql"], indirect=True)
 def test_lobby_sigkill_voids_the_hand_in_progress_and_loses_nothing(crash: CrashRoom) -> None:
     """SIGKILL of the lobby mid-hand, restarted from its SQLite file: players,
     balances, tables and seats survive; the pending hand is voided by the restart

@@ -20,6 +20,7 @@ import pytest
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as pb
 from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
+from tests.postgres import PostgresServer
 
 from .process import ServiceProcess
 from .test_service_plumbing import reflected_services, scrape
@@ -30,9 +31,20 @@ INVALID = grpc.StatusCode.INVALID_ARGUMENT
 FAILED = grpc.StatusCode.FAILED_PRECONDITION
 
 
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def lobby_db(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on both stores: SQLite in memory (the default) and a
+    fresh PostgreSQL database (``LOBBY_DB=postgresql://...``)."""
+    if request.param == "sqlite":
+        return ":memory:"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return server.database()
+
+
 @pytest.fixture(scope="module")
-def lobby_process() -> Iterator[ServiceProcess]:
-    with ServiceProcess("lobby", {"LOBBY_DEFAULT_BALANCE": "100000"}) as process:
+def lobby_process(lobby_db: str) -> Iterator[ServiceProcess]:
+    env = {"LOBBY_DEFAULT_BALANCE": "100000", "LOBBY_DB": lobby_db}
+    with ServiceProcess("lobby", env) as process:
         yield process
 
 
@@ -659,10 +671,18 @@ def test_lobby_is_listed_by_reflection_and_counts_in_metrics(
     assert samples[("lobby_buy_in_chips_total", (("game", "draw_7a"),))] >= 2000
 
 
-def test_restart_keeps_players_tables_and_seats(tmp_path: Path) -> None:
-    """LOBBY_DB on disk: players, tokens, tables and stacks survive; a hand in
-    progress is forgotten and pending stand-ups are completed."""
-    env = {"LOBBY_DB": str(tmp_path / "lobby.db")}
+@pytest.mark.parametrize("store", ["sqlite", "postgresql"])
+def test_restart_keeps_players_tables_and_seats(
+    tmp_path: Path, store: str, request: pytest.FixtureRequest
+) -> None:
+    """LOBBY_DB on disk (a SQLite file, or a PostgreSQL database): players, tokens,
+    tables and stacks survive; a hand in progress is forgotten and pending
+    stand-ups are completed."""
+    if store == "sqlite":
+        env = {"LOBBY_DB": str(tmp_path / "lobby.db")}
+    else:
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        env = {"LOBBY_DB": server.database()}
     with ServiceProcess("lobby", env) as first, grpc.insecure_channel(first.target) as channel:
         lobby = LobbyStub(channel)
         table = create(lobby, STUD, name="durable")
