@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 CHECKOV_VENV  := .venv-checkov
 CHECKOV_STAMP := $(CHECKOV_VENV)/.installed
-SRC    := libs tests bench services
+SRC    := libs tests bench services deploy
 JOBS   ?= 2
 
 # The hand engine is compiled with mypyc (same source, C extension beside it) so a
@@ -21,13 +21,15 @@ PROTOS := $(sort $(wildcard protos/poker/*/v1/*.proto))
 PROTO_OUT := libs/poker
 PROTO_STAMP := $(PROTO_OUT)/.generated
 
-.PHONY: help setup compile protos purepython test lint typecheck unit deploy-check bench run selfplay lock clean
+.PHONY: help setup compile protos purepython test lint typecheck unit deploy-check bench run selfplay lock clean \
+  system-setup images
 
 help:
 	@echo "make run    - play hands of every game with reference bots"
 	@echo "make test   - lint, type-check and run the whole test suite"
 	@echo "make bench  - run the benchmarks, write bench/results.json"
 	@echo "make lock   - re-resolve requirements/dev.lock from pyproject.toml"
+	@echo "make images - build the five service images (offline, cached by content)"
 
 $(STAMP): pyproject.toml requirements/dev.lock
 	$(PYTHON) -m venv $(VENV)
@@ -69,8 +71,10 @@ lint: $(STAMP)
 typecheck: $(STAMP) $(PROTO_STAMP)
 	$(VENV)/bin/mypy
 
+# --dist loadgroup: the tests of one xdist_group (tests/containers: one set of
+# containers) run on one worker; every other test is spread as usual.
 unit: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
-	$(VENV)/bin/pytest -n $(JOBS) -p no:cacheprovider
+	$(VENV)/bin/pytest -n $(JOBS) --dist loadgroup -p no:cacheprovider
 
 # Render every kustomize overlay (deploy/overlays/*) with `kubectl kustomize` and
 # validate each object offline: kubernetes-validate (strict) for built-in kinds, a
@@ -88,7 +92,18 @@ $(CHECKOV_STAMP): requirements/checkov.lock
 	$(CHECKOV_VENV)/bin/python -m pip install --quiet -r requirements/checkov.lock
 	touch $(CHECKOV_STAMP)
 
-test: lint typecheck deploy-check unit
+# What the machine needs for the tests (prometheus, the Docker engine, debootstrap),
+# installed and started when missing: deploy/docker/system-setup.sh (idempotent).
+system-setup:
+	bash deploy/docker/system-setup.sh
+
+# The five service images cardroom/<name>:<inputs hash> and :dev, built offline
+# from a local debootstrap base and a wheelhouse; nothing is built when the images
+# of this tree exist (deploy/docker/images.py).  tests/containers runs them.
+images: system-setup $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
+	$(PY) -m deploy.docker.images
+
+test: images lint typecheck deploy-check unit
 
 bench: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 	$(PY) -m bench.run

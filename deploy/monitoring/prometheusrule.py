@@ -48,7 +48,7 @@ def render() -> str:
         },
         "spec": {"groups": groups},
     }
-    return HEADER + yaml.dump(rule, Dumper=_Dumper, sort_keys=False, width=100)
+    return HEADER + str(yaml.dump(rule, Dumper=_Dumper, sort_keys=False, width=100))
 
 
 def main() -> None:
