@@ -104,6 +104,7 @@ from .metrics import (
     set_ledger_totals,
 )
 from .store import HandRow, LobbyStore, PlayerRow, TableRow
+from .tournaments import TournamentBook
 
 MAX_PLAYER_NAME = 32
 MAX_TABLE_NAME = 64
@@ -230,6 +231,8 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         self._store = store
         self._settings = settings
         self._tables: dict[str, _Table] = {}
+        # Tournaments (tournaments.py): their tables' calls are handed to the book.
+        self.tournaments: TournamentBook | None = None
         self._restore()
 
     # ------------------------------------------------------------ start-up
@@ -431,7 +434,10 @@ class LobbyServicer(pb_grpc.LobbyServicer):
     ) -> pb.AuthenticateResponse:
         row = self._authenticate(request.player_id, request.token)
         seat = 0
-        if request.table_id:
+        if request.table_id and self._tournament_table(request.table_id):
+            assert self.tournaments is not None
+            seat = self.tournaments.seat_of(request.table_id, row.player_id)
+        elif request.table_id:
             seat = self._table(request.table_id).seat_of(row.player_id)
         return pb.AuthenticateResponse(player=self._player_pb(row), seat=seat)
 
@@ -482,18 +488,35 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             log.info("table created", game=game.value, seats=row.seats, min_buy_in=min_buy_in)
         return self._table_pb(table)
 
+    def _tournament_table(self, table_id: str) -> bool:
+        """True for a tournament's table (its calls go to the TournamentBook)."""
+        return self.tournaments is not None and self.tournaments.owns(table_id)
+
+    def _tournament_table_pb(self, table_id: str) -> pb.Table:
+        assert self.tournaments is not None
+        _t, table = self.tournaments.owner(table_id)
+        return self.tournaments.table_pb(table_id, self._store.names(table.seats.values()))
+
     async def GetTable(self, request: pb.GetTableRequest, context: Any) -> pb.Table:
+        if self._tournament_table(request.table_id):
+            return self._tournament_table_pb(request.table_id)
         return self._table_pb(self._table(request.table_id))
 
     async def ListTables(
         self, request: pb.ListTablesRequest, context: Any
     ) -> pb.ListTablesResponse:
         game = game_of(request.game) if request.game else None
-        return pb.ListTablesResponse(
+        response = pb.ListTablesResponse(
             tables=[
                 self._table_pb(t) for t in self._tables.values() if game is None or t.game is game
             ]
         )
+        if self.tournaments is not None:  # the open tables of running tournaments
+            for table_id in self.tournaments.listed_tables():
+                info = self._tournament_table_pb(table_id)
+                if game is None or info.config.game == request.game:
+                    response.tables.append(info)
+        return response
 
     # ------------------------------------------------------------ seats
 
@@ -650,6 +673,8 @@ class LobbyServicer(pb_grpc.LobbyServicer):
     # ------------------------------------------------------------ hands
 
     async def NextHand(self, request: pb.NextHandRequest, context: Any) -> pb.NextHandResponse:
+        if self.tournaments is not None and self.tournaments.owns(request.table_id):
+            return self.tournaments.next_hand(request.table_id)
         table = self._table(request.table_id)
         if table.pending is not None:
             with bound_contextvars(table_id=table.row.table_id, hand_id=table.pending.hand_id):
@@ -726,6 +751,8 @@ class LobbyServicer(pb_grpc.LobbyServicer):
     async def FinishHand(
         self, request: pb.FinishHandRequest, context: Any
     ) -> pb.FinishHandResponse:
+        if self.tournaments is not None and self.tournaments.owns(request.table_id):
+            return self.tournaments.finish_hand(request)
         table = self._table(request.table_id)
         hand_id = check_id(request.hand_id, "hand_id")
         table_id = table.row.table_id
@@ -814,6 +841,8 @@ class LobbyServicer(pb_grpc.LobbyServicer):
     async def VoidPendingHand(
         self, request: pb.VoidPendingHandRequest, context: Any
     ) -> pb.VoidPendingHandResponse:
+        if self.tournaments is not None and self.tournaments.owns(request.table_id):
+            return self.tournaments.void_pending(request.table_id)
         table = self._table(request.table_id)
         seating = table.seating
         pending = table.pending

@@ -190,6 +190,10 @@ class HandRunner:
         self.ds = downstream
         self.plan = plan
         self.clock_s = clock_ms / 1000
+        # T6: a tournament player away is dealt in but folded at each turn: the clock
+        # runs out at once and the timeout policy folds (stands pat in a draw, posts
+        # a bring-in), which is what poker_rules.tournament.away_action says.
+        self.fold_on_turn = frozenset(s.seat for s in plan.dealt_in if s.fold_on_turn)
         self._emit = emit
         self._reject = reject
         self.preset_order = list(preset_order)
@@ -465,8 +469,9 @@ class HandRunner:
         loop = asyncio.get_running_loop()
         seat = legal.seat
         version = h.state.version
-        deadline = loop.time() + self.clock_s
-        turn = f.Turn(seat, version, legal, int((time.time() + self.clock_s) * 1000))
+        clock_s = 0.0 if seat in self.fold_on_turn else self.clock_s
+        deadline = loop.time() + clock_s
+        turn = f.Turn(seat, version, legal, int((time.time() + clock_s) * 1000))
         h._offer = None
         h.turn = turn
         self.emit(turn)
