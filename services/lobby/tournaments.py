@@ -199,10 +199,15 @@ class Tournament:
             return self.hands_played
         return int(time.time() - self.started_at)
 
+    def entry_elapsed(self) -> int:
+        """The clock for entries: once play has started it counts as started (at
+        least 1), so a freezeout without late registration is closed at once."""
+        return 0 if self.status == "registering" else max(1, self.elapsed())
+
     def registration_open(self) -> bool:
         if self.status == "finished":
             return False
-        return self.structure.registration_open(self.elapsed())
+        return self.structure.registration_open(self.entry_elapsed())
 
     def rng(self, salt: str) -> random.Random:
         """Reproducible randomness per decision (no generator state to store)."""
@@ -634,7 +639,7 @@ class TournamentBook:
         if re_entry and t.status != "running":
             raise FailedPreconditionError("re-entry is after busting, once the tournament runs")
         try:
-            t.structure.check_entry(t.elapsed(), len(previous), live is not None)
+            t.structure.check_entry(t.entry_elapsed(), len(previous), live is not None)
         except EntryRefusedError as error:
             raise FailedPreconditionError(f"entry refused: {error}") from None
         cost = t.structure.buy_in + t.structure.fee
