@@ -530,6 +530,12 @@ class TournamentBook:
         structure = structure_of(request.config.structure, "config.structure")
         if game is not Game.DRAW_7A and structure is not Structure.FIXED_LIMIT:
             raise InvalidArgumentError("config.structure: the stud games are fixed limit (S1)")
+        if request.config.timeout_policy == common.TIMEOUT_POLICY_CHECK_OR_FOLD:
+            raise InvalidArgumentError(
+                "config.timeout_policy: a tournament folds a player who is away at each "
+                "turn (T6), which the table does by running their clock out: use "
+                "ALL_IN_PROTECTION (or leave it unspecified), not CHECK_OR_FOLD"
+            )
         most = MOST_SEATS[game]
         check_count(request.seats_per_table, f"seats_per_table (a {game.value} table)", 2, most)
         lib = structure_from(request, game)

@@ -147,6 +147,15 @@ def test_another_players_token_is_permission_denied(lobby: Lobby) -> None:
         ({"config": common.GameConfig(game=common.GAME_STUD, structure=3)}, ("fixed limit",)),
         ({"action_clock_ms": 5}, ("action_clock_ms", "50..")),
         (
+            {
+                "config": common.GameConfig(
+                    game=common.GAME_STUD_HILO,
+                    timeout_policy=common.TIMEOUT_POLICY_CHECK_OR_FOLD,
+                )
+            },
+            ("T6", "ALL_IN_PROTECTION"),
+        ),
+        (
             {"schedule": [tpb.TournamentLevel(small_blind=5, big_blind=10, duration=3)]},
             ("stud levels have ante, bring_in",),
         ),

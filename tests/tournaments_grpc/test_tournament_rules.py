@@ -9,6 +9,8 @@ exactly.  Each test names the rule it checks.
 
 from __future__ import annotations
 
+import time
+
 import grpc
 
 from poker.common.v1 import common_pb2 as common
@@ -27,6 +29,7 @@ from .client import (
     refused,
     request,
     started,
+    stud_levels,
 )
 
 # ---------------------------------------------------------------- T1 structure
@@ -108,6 +111,24 @@ def test_T1_late_registration_and_re_entry(lobby: Lobby) -> None:
     code, message = refused(lambda: lobby.tournaments.ReEnter(field[0].entry(tid)))
     assert code == grpc.StatusCode.FAILED_PRECONDITION
     assert "registration closed" in message
+
+
+def test_T1_levels_by_the_clock_with_a_break(lobby: Lobby) -> None:
+    levels = stud_levels(2, hands=1)  # durations in seconds here
+    schedule = [levels[0], tpb.TournamentLevel(is_break=True, duration=1), levels[1]]
+    field = players(lobby, 2)
+    tid = started(lobby, request(clock=tpb.LEVEL_CLOCK_SECONDS, schedule=schedule), field)
+    d = Driver(lobby, tid)
+    (table,) = d.open_tables()
+    assert d.play(table.table_id).config.small_bet == 20
+    time.sleep(1.2)  # level 1 (1 s) is over: the break
+    assert not d.next_hand(table.table_id).play
+    assert d.tournament().on_break
+    time.sleep(1.0)  # the break is over: level 2
+    plan = d.play(table.table_id)
+    assert plan.config.small_bet == 40 and d.tournament().level == 2
+    kinds = [e.kind for e in events(lobby, tid)]
+    assert K.TOURNAMENT_EVENT_KIND_BREAK in kinds
 
 
 # ---------------------------------------------------------------- T2 seating
