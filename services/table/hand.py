@@ -619,6 +619,17 @@ class HandRunner:
         )
 
     def _blinds(self) -> tuple[f.Post, ...]:
-        return tuple(
-            f.Post(p.seat, p.amount, "blind" if p.live else "dead") for p in self.plan.posts
-        )
+        """The lobby's blinds and dead money as posted: in the plan's order (live
+        before dead for each seat), after the antes, each at most what the seat has
+        left, as the engine takes them (all-in for less), so the history's live and
+        dead amounts are the chips that went in (B3, B4)."""
+        h = self.hand
+        left = dict(zip(h.seats, h.start_stacks, strict=True))
+        for ante in self._antes():
+            left[ante.seat] -= ante.amount
+        posted = []
+        for p in self.plan.posts:
+            amount = min(p.amount, left[p.seat])
+            left[p.seat] -= amount
+            posted.append(f.Post(p.seat, amount, "blind" if p.live else "dead"))
+        return tuple(posted)
