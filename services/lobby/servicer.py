@@ -15,8 +15,17 @@ Semantics decided here (the proto has the contract):
 - SitDown: seat 0 = the lowest free seat; a buy-in outside the table's
   [min_buy_in, max_buy_in] is INVALID_ARGUMENT (S2); a taken seat, a full table,
   a second seat at the same table or a short balance is FAILED_PRECONDITION.  A
-  draw player posts a live big blind now (B2c, ``Choice.POST``) unless
-  ``wait_for_big_blind``; B2a/B2b are the library's.
+  draw player's ``entry`` (B2): post a live big blind now (``Choice.POST``, also
+  when unset and ``wait_for_big_blind`` is false), wait for the big blind
+  (``Choice.WAIT``), or wait for the button to pass the seat first (the library's
+  ``wait_for_button``); B2a/B2b are the library's whatever the choice.
+- SitOut / SitIn / SetAutoPost / ImIn: the library's markers (B3-B6, S3) for the
+  next hand planned; a hand in progress is unaffected.  SitIn only after SitOut
+  and with chips; the stud switches only at stud tables, ImIn only with auto-post
+  off and sitting in.  Each answers the seat with every marker.
+- Durable markers: ``_change`` writes the table's ``SeatingTable.snapshot`` in the
+  transaction of every change, and ``_restore`` rebuilds the table from it and the
+  stored seats (money only from the seats).
 - StandUp: immediate, unless the player is dealt into the hand in progress: then
   it is pending and done when that hand is finished or voided.  A seat whose stack
   is 0 after a hand stays seated (the library's NO_CHIPS: not dealt in) until the
@@ -122,7 +131,7 @@ HAND_STATUSES = {
 MOST_SEATS = {Game.STUD: 8, Game.STUD_HILO: 8, Game.DRAW_7A: 5}  # S1, D1
 DEFAULT_ACTION_CLOCK_MS = 10_000  # S10
 ACTION_CLOCK_MS = (50, 600_000)
-MAX_ORBITS_AWAY = 100  # the largest B5 setting CreateTable accepts
+MAX_ORBITS_AWAY = 1_000  # the largest B5 setting, as LOBBY_MAX_ORBITS_AWAY's
 # B2 entry (SitDown) and B3/B4 return (SitIn) choices: the library's choice and
 # whether the player waits for the button to pass first.
 ENTRIES = {

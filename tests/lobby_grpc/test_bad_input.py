@@ -173,11 +173,11 @@ CASES = [
     Case("CreateTable", "negative orbits away (B5)",
          lambda w: pb.CreateTableRequest(name="t", config=DRAW, seats=5, min_buy_in=100,
                                          max_orbits_away=-1), INVALID,
-         ("max_orbits_away", "0..100")),
+         ("max_orbits_away", "0..1000")),
     Case("CreateTable", "huge orbits away (B5)",
          lambda w: pb.CreateTableRequest(name="t", config=DRAW, seats=5, min_buy_in=100,
                                          max_orbits_away=1_000_000), INVALID,
-         ("max_orbits_away", "0..100")),
+         ("max_orbits_away", "0..1000")),
     # -- GetTable, ListTables
     Case("GetTable", "no table_id", lambda w: pb.GetTableRequest(), INVALID,
          ("table_id is required",)),
