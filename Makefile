@@ -21,11 +21,12 @@ PROTOS := $(sort $(wildcard protos/poker/*/v1/*.proto))
 PROTO_OUT := libs/poker
 PROTO_STAMP := $(PROTO_OUT)/.generated
 
-.PHONY: help setup compile protos purepython test lint typecheck unit deploy-check bench run selfplay lock clean \
-  system-setup images
+.PHONY: help setup compile protos purepython test lint typecheck unit deploy-check bench run tournament \
+  selfplay lock clean system-setup images
 
 help:
 	@echo "make run    - play hands of every game with reference bots"
+	@echo "make tournament - a 120-player tournament of reference bots (ARGS=\"--game draw_nl\")"
 	@echo "make test   - lint, type-check and run the whole test suite"
 	@echo "make bench  - run the benchmarks, write bench/results.json"
 	@echo "make lock   - re-resolve requirements/dev.lock from pyproject.toml"
@@ -112,6 +113,11 @@ bench: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 # reference bots playing 200 hands at a table of each game; ARGS="--hands 500".
 run: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 	$(PY) -m services.room $(ARGS)
+
+# A whole tournament over the five services: 120 reference bots, Stud Hi-Lo by
+# default; ARGS="--game draw_nl --players 60 --hands-per-level 30".
+tournament: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
+	$(PY) -m services.tournament_room $(ARGS)
 
 # The rules library alone: random hands of every game in this process.
 selfplay: $(STAMP) $(COMPILE_STAMP)

@@ -27,9 +27,10 @@ where it is made (look for "Robert's" and "house").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
+from typing import Any
 
 from .config import DrawConfig, Game, StudConfig
 from .draw import Post
@@ -196,11 +197,20 @@ class SeatedPlayer:
     choice: Choice = Choice.WAIT
     missed_big: bool = False  # ML (B3); at most one owed (B5)
     missed_small: bool = False  # MS (B4); at most one owed (B5)
-    button_must_pass: bool = False  # B4: MS players wait for the button to pass
+    button_must_pass: bool = False  # B4: MS players, or B2 by choice: wait for the button
     auto_post: bool = True  # stud "I'm in" switch (S3)
     im_in: bool = False  # stud, auto-post off: posts the ante for the next hand only
     orbits_away: int = 0  # consecutive orbits missed while away (B5)
     hands_away: int = 0  # stud: consecutive hands not dealt in while away (B5)
+
+
+SNAPSHOT_VERSION = 1
+_PLAYER_FIELDS = tuple(f.name for f in fields(SeatedPlayer))
+
+
+def _plain(value: object) -> object:
+    """A snapshot value: enums as their string value, the rest as is."""
+    return value.value if isinstance(value, StrEnum) else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +339,84 @@ class SeatingTable:
     def total_chips(self) -> int:
         return sum(p.chips for p in self._seats.values())
 
+    # ------------------------------------------------------------ durable state
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table between hands as plain JSON-able data: every seat with its
+        markers (ML, MS, new, choice, away, orbits away, the "I'm in" switch), the
+        last hand's positions (the dead button moves from them) and the hand count.
+
+        The lobby stores it with each change so that a restarted lobby plans the
+        next hand exactly as it would have without the restart.  A hand in progress
+        is not part of it: a restart voids that hand, and a voided hand changes no
+        marker (``void_hand``), so the state before it is the state after it."""
+        last = self._last
+        return {
+            "version": SNAPSHOT_VERSION,
+            "hands_played": self.hands_played,
+            "last": None
+            if last is None
+            else {
+                "big_blind": last.big_blind,
+                "big_blind_player": last.big_blind_player,
+                "small_blind_position": last.small_blind_position,
+                "button": last.button,
+                "button_player": last.button_player,
+            },
+            "seats": [
+                {"seat": s, **{f: _plain(getattr(p, f)) for f in _PLAYER_FIELDS}}
+                for s, p in sorted(self._seats.items())
+            ],
+        }
+
+    @classmethod
+    def restore(
+        cls,
+        config: SeatingConfig,
+        data: Mapping[str, Any] | None,
+        occupants: Mapping[int, tuple[str, int]],
+        *,
+        hands_played: int = 0,
+    ) -> SeatingTable:
+        """A table from a ``snapshot`` and the authoritative occupants, ``seat ->
+        (player_id, chips)`` (the lobby's seats and stacks: money is never taken
+        from the snapshot).  A seat whose player matches the snapshot keeps its
+        markers; any other occupant sits down as a new player who posts to come in
+        (B2c, what a lobby without a snapshot always did).  ``data`` None, or from
+        another version: no markers, no button history.  Raises
+        ``InvalidConfigError`` when the snapshot is malformed."""
+        table = cls(config)
+        table.hands_played = hands_played
+        known: dict[int, SeatedPlayer] = {}
+        if data is not None and data.get("version") == SNAPSHOT_VERSION:
+            try:
+                last = data["last"]
+                if last is not None:
+                    table._last = _History(
+                        big_blind=int(last["big_blind"]),
+                        big_blind_player=str(last["big_blind_player"]),
+                        small_blind_position=int(last["small_blind_position"]),
+                        button=int(last["button"]),
+                        button_player=None
+                        if last["button_player"] is None
+                        else str(last["button_player"]),
+                    )
+                for entry in data["seats"]:
+                    fields = {f: entry[f] for f in _PLAYER_FIELDS}
+                    fields["choice"] = Choice(fields["choice"])
+                    known[int(entry["seat"])] = SeatedPlayer(**fields)
+            except (KeyError, TypeError, ValueError) as error:
+                raise InvalidConfigError(f"malformed seating snapshot: {error!r}") from None
+        for seat, (player_id, chips) in sorted(occupants.items()):
+            p = known.get(seat)
+            if p is not None and p.player_id == player_id:
+                table._check_seat(seat)
+                table._seats[seat] = replace(p, chips=chips)
+            else:
+                table.sit_down(seat, player_id, max(chips, 1), choice=Choice.POST)
+                table._seats[seat].chips = chips  # a stack of 0 waits for a rebuy
+        return table
+
     # ------------------------------------------------------------ lobby requests
 
     def _check_seat(self, seat: int) -> None:
@@ -353,10 +441,14 @@ class SeatingTable:
         *,
         choice: Choice = Choice.WAIT,
         away: bool = False,
+        wait_for_button: bool = False,
     ) -> None:
         """A new player takes an empty seat (B2).  ``choice`` is B2c's: post a live
         big blind now or wait for the big blind; waiting is the default so nobody
-        pays a blind they did not ask for."""
+        pays a blind they did not ask for.  ``wait_for_button``: the player asks
+        for B2b's path wherever they sit: not dealt in until the button has passed
+        the seat, then ``choice`` applies (the big blind reaching them first still
+        deals them in, posting it, B2a)."""
         self._check_seat(seat)
         if seat in self._seats:
             raise SeatingError(f"seat {seat} is taken by {self._seats[seat].player_id}")
@@ -364,7 +456,9 @@ class SeatingTable:
             raise SeatingError(f"player {player_id} already has a seat at this table")
         if type(chips) is not int or chips <= 0:
             raise InvalidConfigError(f"a player sits down with whole chips > 0, got {chips!r}")
-        self._seats[seat] = SeatedPlayer(player_id, chips, away=away, choice=choice)
+        self._seats[seat] = SeatedPlayer(
+            player_id, chips, away=away, choice=choice, button_must_pass=wait_for_button
+        )
 
     def leave(self, seat: int) -> int:
         """The player leaves the table; returns the chips for the balance."""
@@ -538,6 +632,8 @@ class SeatingTable:
                 # B2b.  The button seat itself counts: a new player may not take the
                 # button before paying the blinds (Robert's, B1's reason).
                 d.waiting[s] = Waiting.BUTTON_MUST_PASS
+            elif p.button_must_pass and not self._button_passes(s, last_button, d.button):
+                d.waiting[s] = Waiting.BUTTON_MUST_PASS  # B2, the player's choice
             elif p.choice is Choice.POST:
                 d.dealt[s] = [self._forced(s, PostKind.ENTRY_BIG_BLIND)]  # B2c, live
             else:

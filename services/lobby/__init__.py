@@ -11,15 +11,17 @@ Every RPC that writes does so in one transaction.
 
 Seating rules (B1-B6: dead button, blinds, new players, missed blinds, sit-out
 limits) are the rules library's ``poker_rules.seating.SeatingTable``, one per
-table, held in memory.  At start they are rebuilt from the seats table with fresh
-markers: missed-blind debts, new-player status and the button history are not
-stored yet (the first hand after a restart is a newly started game), a hand in
-progress (its plan is stored when planned) is voided and the void recorded: the
-seats still hold its starting stacks, and the table's late report of it is
-refused saying so.  Pending stand-ups are completed and seats with no chips are
-released, their chips (if any) back to the balances.  Full durability of the
-seating markers is a later issue.  A table service taking a table over voids the
-hand its predecessor left pending (``VoidPendingHand``); see ``servicer.py``.
+table, held in memory and stored with every change (the ``seating`` table: the
+markers, the button history and the table's B5 setting as JSON, in the same
+transaction as the change).  At start each table is rebuilt from its seats and
+stacks and that snapshot, so the next hand is planned exactly as it would have
+been without the restart; a hand in progress (its plan is stored when planned) is
+voided and the void recorded: the seats still hold its starting stacks, a void
+changes no marker, and the table's late report of it is refused saying so.
+Pending stand-ups are completed, their chips back to the balances; a seat with a
+stack of 0 stays seated, as it would have.  A table service taking a table over
+voids the hand its predecessor left pending (``VoidPendingHand``); see
+``servicer.py``.
 
 Settings (besides the common ones of ``service_kit.settings``):
 
@@ -35,6 +37,7 @@ LOBBY_DEFAULT_BALANCE 100000     play money granted by RegisterPlayer when it
                                  asks for 0
 LOBBY_MAX_BALANCE     1000000000 largest initial_balance RegisterPlayer accepts
 LOBBY_MAX_ORBITS_AWAY 3          B5: orbits a player may sit out before the
-                                 seat is lost (the chips go back to the balance)
+                                 seat is lost (the chips go back to the balance),
+                                 for tables whose CreateTable leaves it unset
 ===================== ========== ==============================================
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import grpc
 
-from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from poker_rules.errors import InvalidConfigError
 from poker_rules.seating import SeatingError
 from service_kit import ServiceSpec
@@ -13,8 +13,11 @@ from service_kit.settings import env_int, env_secret, env_str
 
 from .servicer import LobbyServicer, LobbySettings
 from .store import LobbyStore
+from .tournament_store import TournamentStore
+from .tournaments import TournamentBook, TournamentsServicer
 
 SERVICE_NAME = lobby_pb2.DESCRIPTOR.services_by_name["Lobby"].full_name
+TOURNAMENTS_NAME = tournament_pb2.DESCRIPTOR.services_by_name["Tournaments"].full_name
 
 
 def make_spec() -> ServiceSpec:
@@ -37,14 +40,21 @@ def make_spec() -> ServiceSpec:
     # Kubernetes, the mounted Secret LOBBY_DB_PASSWORD_FILE names (or libpq's own
     # PGPASSWORD/PGPASSFILE when both are empty).
     password = env_secret("LOBBY_DB_PASSWORD") or None
-    servicer = LobbyServicer(LobbyStore(path, password=password), settings)
+    store = LobbyStore(path, password=password)
+    servicer = LobbyServicer(store, settings)
+    # Tournaments share the store (one database, one transaction per call) and the
+    # Lobby servicer hands their tables' NextHand/FinishHand to the book.
+    book = TournamentBook(TournamentStore(store))
+    servicer.tournaments = book
+    tournaments = TournamentsServicer(book)
 
     def register(server: grpc.aio.Server) -> None:
         lobby_pb2_grpc.add_LobbyServicer_to_server(servicer, server)
+        tournament_pb2_grpc.add_TournamentsServicer_to_server(tournaments, server)
 
     return ServiceSpec(
         name="lobby",
-        service_names=(SERVICE_NAME,),
+        service_names=(SERVICE_NAME, TOURNAMENTS_NAME),
         register=register,
         error_codes={
             # The servicer checks first; these are the library's last word.

@@ -15,8 +15,17 @@ Semantics decided here (the proto has the contract):
 - SitDown: seat 0 = the lowest free seat; a buy-in outside the table's
   [min_buy_in, max_buy_in] is INVALID_ARGUMENT (S2); a taken seat, a full table,
   a second seat at the same table or a short balance is FAILED_PRECONDITION.  A
-  draw player posts a live big blind now (B2c, ``Choice.POST``) unless
-  ``wait_for_big_blind``; B2a/B2b are the library's.
+  draw player's ``entry`` (B2): post a live big blind now (``Choice.POST``, also
+  when unset and ``wait_for_big_blind`` is false), wait for the big blind
+  (``Choice.WAIT``), or wait for the button to pass the seat first (the library's
+  ``wait_for_button``); B2a/B2b are the library's whatever the choice.
+- SitOut / SitIn / SetAutoPost / ImIn: the library's markers (B3-B6, S3) for the
+  next hand planned; a hand in progress is unaffected.  SitIn only after SitOut
+  and with chips; the stud switches only at stud tables, ImIn only with auto-post
+  off and sitting in.  Each answers the seat with every marker.
+- Durable markers: ``_change`` writes the table's ``SeatingTable.snapshot`` in the
+  transaction of every change, and ``_restore`` rebuilds the table from it and the
+  stored seats (money only from the seats).
 - StandUp: immediate, unless the player is dealt into the hand in progress: then
   it is pending and done when that hand is finished or voided.  A seat whose stack
   is 0 after a hand stays seated (the library's NO_CHIPS: not dealt in) until the
@@ -58,6 +67,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import json
 import secrets
 import uuid
 from collections import Counter as Tally
@@ -71,7 +81,14 @@ from poker.lobby.v1 import lobby_pb2 as pb
 from poker.lobby.v1 import lobby_pb2_grpc as pb_grpc
 from poker_rules.config import DrawConfig, Game
 from poker_rules.errors import InvalidConfigError
-from poker_rules.seating import Choice, HandPlan, SeatingConfig, SeatingError, SeatingTable
+from poker_rules.seating import (
+    Choice,
+    HandPlan,
+    SeatedPlayer,
+    SeatingConfig,
+    SeatingError,
+    SeatingTable,
+)
 from poker_wire import check_chips, check_count, check_id, game_config, game_of
 from service_kit.errors import (
     FailedPreconditionError,
@@ -96,6 +113,7 @@ from .metrics import (
     set_ledger_totals,
 )
 from .store import HandRow, LobbyStore, PlayerRow, TableRow
+from .tournaments import TournamentBook
 
 MAX_PLAYER_NAME = 32
 MAX_TABLE_NAME = 64
@@ -113,6 +131,23 @@ HAND_STATUSES = {
 MOST_SEATS = {Game.STUD: 8, Game.STUD_HILO: 8, Game.DRAW_7A: 5}  # S1, D1
 DEFAULT_ACTION_CLOCK_MS = 10_000  # S10
 ACTION_CLOCK_MS = (50, 600_000)
+MAX_ORBITS_AWAY = 1_000  # the largest B5 setting, as LOBBY_MAX_ORBITS_AWAY's
+# B2 entry (SitDown) and B3/B4 return (SitIn) choices: the library's choice and
+# whether the player waits for the button to pass first.
+ENTRIES = {
+    pb.ENTRY_POST_NOW: (Choice.POST, False),
+    pb.ENTRY_WAIT_FOR_BIG_BLIND: (Choice.WAIT, False),
+    pb.ENTRY_WAIT_FOR_BUTTON: (Choice.POST, True),
+}
+RETURN_CHOICES = {
+    pb.RETURN_CHOICE_UNSPECIFIED: Choice.POST,
+    pb.RETURN_CHOICE_POST: Choice.POST,
+    pb.RETURN_CHOICE_WAIT_FOR_BIG_BLIND: Choice.WAIT,
+}
+RETURN_CHOICE_VALUES = {
+    Choice.POST: pb.RETURN_CHOICE_POST,
+    Choice.WAIT: pb.RETURN_CHOICE_WAIT_FOR_BIG_BLIND,
+}
 
 log = get_logger()
 
@@ -157,6 +192,7 @@ class _Table:
     config: common.GameConfig
     game: Game
     seating: SeatingTable
+    max_orbits_away: int
     pending: _PendingHand | None = None
     leaving: set[int] = field(default_factory=set)  # stand up after the hand in progress
     last_finished: tuple[str, bytes] | None = None  # hand_id and the FinishHand request
@@ -204,35 +240,47 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         self._store = store
         self._settings = settings
         self._tables: dict[str, _Table] = {}
+        # Tournaments (tournaments.py): their tables' calls are handed to the book.
+        self.tournaments: TournamentBook | None = None
         self._restore()
 
     # ------------------------------------------------------------ start-up
 
     def _restore(self) -> None:
-        """Rebuild every SeatingTable from the store (markers reset, see the package
-        docstring); a hand that was pending is voided and recorded (the seats hold
-        its starting stacks); pending stand-ups and seats without chips are cashed
-        out."""
+        """Rebuild every SeatingTable from the store: the seats and stacks from the
+        ``seats`` rows, the markers and button history from the table's stored
+        snapshot (so the next plan is the one the lobby would have made without the
+        restart); a hand that was pending is voided and recorded (the seats hold
+        its starting stacks, and a void changes no marker); pending stand-ups are
+        cashed out.  A seat with a stack of 0 stays seated, as it would have."""
+        stored = self._store.seating()
         for row in self._store.tables():
             config = common.GameConfig.FromString(row.config)
-            game, seating_config = _seating_config(
-                config, row.seats, self._settings.max_orbits_away
-            )
+            orbits = stored.get(row.table_id, (self._settings.max_orbits_away, ""))[0]
+            game, seating_config = _seating_config(config, row.seats, orbits)
             seating = SeatingTable(seating_config)
             seating.hands_played = row.hands_played
-            self._tables[row.table_id] = _Table(row, config, game, seating)
+            self._tables[row.table_id] = _Table(row, config, game, seating, orbits)
         self._void_after_restart()
         cash_outs: list[_CashOut] = []
+        occupants: dict[str, dict[int, tuple[str, int]]] = {t: {} for t in self._tables}
         with self._store.transaction():
             for seat in self._store.seats():
                 table = self._tables[seat.table_id]
-                if seat.leaving or seat.chips == 0:
+                if seat.leaving:
                     self._store.cash_out(seat.player_id, seat.table_id, seat.seat, seat.chips)
                     cash_outs.append(_CashOut(table.game, "restart", seat.chips))
                 else:
-                    table.seating.sit_down(
-                        seat.seat, seat.player_id, seat.chips, choice=Choice.POST
-                    )
+                    occupants[seat.table_id][seat.seat] = (seat.player_id, seat.chips)
+            for table_id, table in self._tables.items():
+                state = stored.get(table_id, (0, ""))[1]
+                table.seating = SeatingTable.restore(
+                    table.seating.config,
+                    json.loads(state) if state else None,
+                    occupants[table_id],
+                    hands_played=table.row.hands_played,
+                )
+                self._save_seating(table)
         self._count_cash_outs(cash_outs)
         self._update_gauges()
         log.info("lobby restored", tables=len(self._tables), released_seats=len(cash_outs))
@@ -277,10 +325,17 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         try:
             with self._store.transaction():
                 yield
+                if table is not None:
+                    self._save_seating(table)
         except BaseException:
             if table is not None and saved is not None:
                 table.seating, table.pending, table.leaving, table.last_finished = saved
             raise
+
+    def _save_seating(self, table: _Table) -> None:
+        """The table's markers to the store, in the transaction of the change."""
+        state = json.dumps(table.seating.snapshot(), separators=(",", ":"))
+        self._store.save_seating(table.row.table_id, table.max_orbits_away, state)
 
     def _authenticate(self, player_id: str, token: str) -> PlayerRow:
         pid = check_id(player_id, "player_id")
@@ -313,17 +368,7 @@ class LobbyServicer(pb_grpc.LobbyServicer):
     def _seat_infos(self, table: _Table) -> list[pb.SeatInfo]:
         seated = [(s, table.seating.seat(s)) for s in table.seating.occupied()]
         names = self._store.names(p.player_id for _, p in seated if p is not None)
-        return [
-            pb.SeatInfo(
-                seat=s,
-                player_id=p.player_id,
-                name=names.get(p.player_id, ""),
-                stack=p.chips,
-                sitting_out=p.away or p.chips == 0,
-            )
-            for s, p in seated
-            if p is not None
-        ]
+        return [_seat_info(s, p, names.get(p.player_id, "")) for s, p in seated if p is not None]
 
     def _table_pb(self, table: _Table) -> pb.Table:
         row = table.row
@@ -337,6 +382,8 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             action_clock_ms=row.action_clock_ms,
             occupied=self._seat_infos(table),
             hands_played=table.seating.hands_played,
+            max_orbits_away=table.max_orbits_away,
+            button_seat=table.seating.button or 0,
         )
 
     def _update_gauges(self) -> None:
@@ -396,7 +443,10 @@ class LobbyServicer(pb_grpc.LobbyServicer):
     ) -> pb.AuthenticateResponse:
         row = self._authenticate(request.player_id, request.token)
         seat = 0
-        if request.table_id:
+        if request.table_id and self._tournament_table(request.table_id):
+            assert self.tournaments is not None
+            seat = self.tournaments.seat_of(request.table_id, row.player_id)
+        elif request.table_id:
             seat = self._table(request.table_id).seat_of(row.player_id)
         return pb.AuthenticateResponse(player=self._player_pb(row), seat=seat)
 
@@ -406,9 +456,15 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         name = check_name(request.name, "name", MAX_TABLE_NAME)
         if not request.HasField("config"):
             raise InvalidArgumentError("config is required: the table's GameConfig")
-        game, seating_config = _seating_config(
-            request.config, request.seats, self._settings.max_orbits_away
-        )
+        orbits = self._settings.max_orbits_away
+        if request.HasField("max_orbits_away"):
+            orbits = check_count(
+                request.max_orbits_away,
+                f"max_orbits_away (B5; unset = the lobby's {orbits})",
+                0,
+                MAX_ORBITS_AWAY,
+            )
+        game, seating_config = _seating_config(request.config, request.seats, orbits)
         min_buy_in = check_chips(request.min_buy_in, "min_buy_in", positive=True)
         max_buy_in = check_chips(request.max_buy_in, "max_buy_in")
         if max_buy_in and max_buy_in < min_buy_in:
@@ -431,27 +487,45 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             max_buy_in=max_buy_in,
             action_clock_ms=clock,
         )
-        table = _Table(row, request.config, game, SeatingTable(seating_config))
+        table = _Table(row, request.config, game, SeatingTable(seating_config), orbits)
         with self._change():
             self._store.add_table(row)
+            self._save_seating(table)
         self._tables[row.table_id] = table
         self._update_gauges()
         with bound_contextvars(table_id=row.table_id):
             log.info("table created", game=game.value, seats=row.seats, min_buy_in=min_buy_in)
         return self._table_pb(table)
 
+    def _tournament_table(self, table_id: str) -> bool:
+        """True for a tournament's table (its calls go to the TournamentBook)."""
+        return self.tournaments is not None and self.tournaments.owns(table_id)
+
+    def _tournament_table_pb(self, table_id: str) -> pb.Table:
+        assert self.tournaments is not None
+        _t, table = self.tournaments.owner(table_id)
+        return self.tournaments.table_pb(table_id, self._store.names(table.seats.values()))
+
     async def GetTable(self, request: pb.GetTableRequest, context: Any) -> pb.Table:
+        if self._tournament_table(request.table_id):
+            return self._tournament_table_pb(request.table_id)
         return self._table_pb(self._table(request.table_id))
 
     async def ListTables(
         self, request: pb.ListTablesRequest, context: Any
     ) -> pb.ListTablesResponse:
         game = game_of(request.game) if request.game else None
-        return pb.ListTablesResponse(
+        response = pb.ListTablesResponse(
             tables=[
                 self._table_pb(t) for t in self._tables.values() if game is None or t.game is game
             ]
         )
+        if self.tournaments is not None:  # the open tables of running tournaments
+            for table_id in self.tournaments.listed_tables():
+                info = self._tournament_table_pb(table_id)
+                if game is None or info.config.game == request.game:
+                    response.tables.append(info)
+        return response
 
     # ------------------------------------------------------------ seats
 
@@ -461,6 +535,7 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         row, seating = table.row, table.seating
         seat = check_count(request.seat, f"seat (0 = any, seats are 1..{row.seats})", 0, row.seats)
         buy_in = check_chips(request.buy_in, "buy_in", positive=True)
+        choice, wait_for_button = _entry(request)
         if buy_in < row.min_buy_in:
             raise InvalidArgumentError(
                 f"buy_in {buy_in} is below the table's minimum buy-in {row.min_buy_in} (S2)"
@@ -485,9 +560,10 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             raise FailedPreconditionError(
                 f"balance {player.balance} is short of the buy-in {buy_in}"
             )
-        choice = Choice.WAIT if request.wait_for_big_blind else Choice.POST
         with bound_contextvars(table_id=row.table_id), self._change(table):
-            seating.sit_down(seat, player.player_id, buy_in, choice=choice)
+            seating.sit_down(
+                seat, player.player_id, buy_in, choice=choice, wait_for_button=wait_for_button
+            )
             balance = self._store.buy_in(player.player_id, row.table_id, seat, buy_in)
             log.info("sat down", player_id=player.player_id, seat=seat, chips=buy_in, choice=choice)
         BUY_INS.labels(table.game.value).inc()
@@ -517,9 +593,97 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         self._update_gauges()
         return pb.StandUpResponse(returned=chips, balance=balance, pending=False)
 
+    # ------------------------------------------------------------ away, back, "I'm in"
+
+    def _seated(self, player_id: str, token: str, table_id: str) -> tuple[_Table, int]:
+        """The table and the caller's seat there; FAILED_PRECONDITION when not seated."""
+        player = self._authenticate(player_id, token)
+        table = self._table(table_id)
+        seat = table.seat_of(player.player_id)
+        if not seat:
+            raise FailedPreconditionError(
+                f"player {player.player_id} is not seated at table {table.row.table_id}"
+            )
+        return table, seat
+
+    def _seat_status(self, table: _Table, seat: int) -> pb.SeatStatusResponse:
+        p = table.seating.seat(seat)
+        assert p is not None
+        name = self._store.names([p.player_id]).get(p.player_id, "")
+        return pb.SeatStatusResponse(seat=_seat_info(seat, p, name))
+
+    def _stud_only(self, table: _Table, what: str) -> None:
+        if table.game is Game.DRAW_7A:
+            raise FailedPreconditionError(
+                f"{what} is for stud tables (S3 antes); this 7-A draw table has blinds "
+                "(B1-B5): SitOut and SitIn instead"
+            )
+
+    async def SitOut(self, request: pb.SitOutRequest, context: Any) -> pb.SeatStatusResponse:
+        table, seat = self._seated(request.player_id, request.token, request.table_id)
+        with bound_contextvars(table_id=table.row.table_id), self._change(table):
+            table.seating.sit_out(seat)
+            log.info("sat out", seat=seat)
+        return self._seat_status(table, seat)
+
+    async def SitIn(self, request: pb.SitInRequest, context: Any) -> pb.SeatStatusResponse:
+        choice = RETURN_CHOICES.get(request.return_choice)
+        if choice is None:
+            raise InvalidArgumentError(
+                f"return_choice {request.return_choice} is unknown; allowed: "
+                "RETURN_CHOICE_POST (or unspecified) and RETURN_CHOICE_WAIT_FOR_BIG_BLIND"
+            )
+        table, seat = self._seated(request.player_id, request.token, request.table_id)
+        p = table.seating.seat(seat)
+        assert p is not None
+        if not p.away:
+            raise FailedPreconditionError(
+                f"seat {seat} is not sitting out; SitIn is for coming back after SitOut"
+            )
+        if p.chips == 0:
+            raise FailedPreconditionError(
+                f"seat {seat} has no chips and cannot be dealt in: stand up and sit down "
+                "again with a buy-in"
+            )
+        with bound_contextvars(table_id=table.row.table_id), self._change(table):
+            table.seating.sit_in(seat, choice)
+            log.info("sat in", seat=seat, choice=choice)
+        return self._seat_status(table, seat)
+
+    async def SetAutoPost(
+        self, request: pb.SetAutoPostRequest, context: Any
+    ) -> pb.SeatStatusResponse:
+        table, seat = self._seated(request.player_id, request.token, request.table_id)
+        self._stud_only(table, "SetAutoPost")
+        with bound_contextvars(table_id=table.row.table_id), self._change(table):
+            table.seating.set_auto_post(seat, request.auto_post)
+            log.info("auto-post", seat=seat, on=request.auto_post)
+        return self._seat_status(table, seat)
+
+    async def ImIn(self, request: pb.ImInRequest, context: Any) -> pb.SeatStatusResponse:
+        table, seat = self._seated(request.player_id, request.token, request.table_id)
+        self._stud_only(table, "ImIn")
+        p = table.seating.seat(seat)
+        assert p is not None
+        if p.auto_post:
+            raise FailedPreconditionError(
+                f"seat {seat} has auto-post on: the ante is posted every hand (S3); "
+                "ImIn is for a player who switched it off with SetAutoPost"
+            )
+        if p.away:
+            raise FailedPreconditionError(f"seat {seat} is sitting out: SitIn first")
+        if p.chips == 0:
+            raise FailedPreconditionError(f"seat {seat} has no chips to post the ante with")
+        with bound_contextvars(table_id=table.row.table_id), self._change(table):
+            table.seating.im_in(seat)
+            log.info("I'm in", seat=seat)
+        return self._seat_status(table, seat)
+
     # ------------------------------------------------------------ hands
 
     async def NextHand(self, request: pb.NextHandRequest, context: Any) -> pb.NextHandResponse:
+        if self.tournaments is not None and self.tournaments.owns(request.table_id):
+            return self.tournaments.next_hand(request.table_id)
         table = self._table(request.table_id)
         if table.pending is not None:
             with bound_contextvars(table_id=table.row.table_id, hand_id=table.pending.hand_id):
@@ -596,6 +760,8 @@ class LobbyServicer(pb_grpc.LobbyServicer):
     async def FinishHand(
         self, request: pb.FinishHandRequest, context: Any
     ) -> pb.FinishHandResponse:
+        if self.tournaments is not None and self.tournaments.owns(request.table_id):
+            return self.tournaments.finish_hand(request)
         table = self._table(request.table_id)
         hand_id = check_id(request.hand_id, "hand_id")
         table_id = table.row.table_id
@@ -684,6 +850,8 @@ class LobbyServicer(pb_grpc.LobbyServicer):
     async def VoidPendingHand(
         self, request: pb.VoidPendingHandRequest, context: Any
     ) -> pb.VoidPendingHandResponse:
+        if self.tournaments is not None and self.tournaments.owns(request.table_id):
+            return self.tournaments.void_pending(request.table_id)
         table = self._table(request.table_id)
         seating = table.seating
         pending = table.pending
@@ -727,6 +895,45 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             ledger_tables=t.ledger_tables,
             entries=t.entries,
         )
+
+
+def _entry(request: pb.SitDownRequest) -> tuple[Choice, bool]:
+    """B2's choice of a SitDown: the library's choice and whether to wait for the
+    button; INVALID_ARGUMENT for an unknown entry or a contradiction."""
+    if request.entry == pb.ENTRY_UNSPECIFIED:
+        return (Choice.WAIT if request.wait_for_big_blind else Choice.POST), False
+    entry = ENTRIES.get(request.entry)
+    if entry is None:
+        raise InvalidArgumentError(
+            f"entry {request.entry} is unknown; allowed: ENTRY_POST_NOW, "
+            "ENTRY_WAIT_FOR_BIG_BLIND, ENTRY_WAIT_FOR_BUTTON (or unspecified: "
+            "wait_for_big_blind decides)"
+        )
+    if request.wait_for_big_blind and request.entry != pb.ENTRY_WAIT_FOR_BIG_BLIND:
+        raise InvalidArgumentError(
+            f"wait_for_big_blind contradicts entry {pb.Entry.Name(request.entry)}: set one of them"
+        )
+    return entry
+
+
+def _seat_info(seat: int, p: SeatedPlayer, name: str) -> pb.SeatInfo:
+    """A seat as GetTable shows it: the stack and every seating marker."""
+    return pb.SeatInfo(
+        seat=seat,
+        player_id=p.player_id,
+        name=name,
+        stack=p.chips,
+        sitting_out=p.away or p.chips == 0,
+        away=p.away,
+        missed_big_blind=p.missed_big,
+        missed_small_blind=p.missed_small,
+        new_player=p.new,
+        return_choice=RETURN_CHOICE_VALUES[p.choice],
+        wait_for_button=p.button_must_pass,
+        orbits_away=p.orbits_away,
+        auto_post=p.auto_post,
+        im_in=p.im_in,
+    )
 
 
 def _hand_record(row: HandRow) -> pb.HandRecord:

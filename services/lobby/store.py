@@ -18,6 +18,13 @@ cash_out  +amount          -amount        StandUp, a seat lost (B5), a restart
 hand      0                final - before FinishHand, one row per player dealt in
 ========= ================ ============== =====================================
 
+And ``seating``: per table, its B5 setting (``max_orbits_away``) and the seating
+markers as JSON (``SeatingTable.snapshot``: button history, ML/MS, new players and
+their choice, away, orbits away, the stud "I'm in" switch), rewritten in the same
+transaction as every change of them, so a restarted lobby plans the next hand as
+it would have without the restart.  Money is never read from it: the stacks are
+the ``seats`` rows.
+
 A voided hand moves no money, so it has no ledger row: its record is its
 ``hands`` row.  Seats hold the stacks as at the start of the hand in progress
 (results are written at FinishHand only), so voiding a hand never writes a seat.
@@ -93,8 +100,23 @@ CREATE TABLE IF NOT EXISTS hands (
     ended_at   REAL
 );
 CREATE INDEX IF NOT EXISTS hands_by_table ON hands (table_id);
+CREATE TABLE IF NOT EXISTS seating (
+    table_id        TEXT PRIMARY KEY REFERENCES tables (table_id),
+    max_orbits_away INTEGER NOT NULL,
+    state           TEXT NOT NULL
+);
 CREATE UNIQUE INDEX IF NOT EXISTS one_pending_hand ON hands (table_id)
     WHERE status = 'pending';
+-- Tournaments (tournament_store.py): the money a tournament holds counts as at tables.
+CREATE TABLE IF NOT EXISTS tournaments (
+    tournament_id TEXT PRIMARY KEY,
+    seq           INTEGER NOT NULL UNIQUE,
+    request       BLOB NOT NULL,
+    state         TEXT NOT NULL,
+    pool_held     INTEGER NOT NULL CHECK (pool_held >= 0),
+    fees          INTEGER NOT NULL CHECK (fees >= 0),
+    created_at    REAL NOT NULL
+);
 """
 
 HAND_STATUSES = ("pending", "finished", "voided")
@@ -302,6 +324,23 @@ class LobbyStore:
                 raise RuntimeError(f"seat {table_id}/{seat} of {player_id} not stored as {before}")
             self._ledger("hand", player_id, table_id, hand_id, 0, after - before)
 
+    # ------------------------------------------------------------ seating markers
+
+    def save_seating(self, table_id: str, max_orbits_away: int, state: str) -> None:
+        """The table's B5 setting and seating snapshot (JSON), replacing the last."""
+        self._db.execute(
+            "INSERT INTO seating (table_id, max_orbits_away, state) VALUES (?, ?, ?) "
+            "ON CONFLICT (table_id) DO UPDATE SET max_orbits_away = excluded.max_orbits_away, "
+            "state = excluded.state",
+            (table_id, max_orbits_away, state),
+        )
+
+    def seating(self) -> dict[str, tuple[int, str]]:
+        """table_id -> (max_orbits_away, snapshot JSON) of every table that has one
+        (a table created by an older lobby has none until its first change)."""
+        rows = self._db.execute("SELECT table_id, max_orbits_away, state FROM seating")
+        return {r[0]: (int(r[1]), str(r[2])) for r in rows.fetchall()}
+
     # ------------------------------------------------------------ hands
 
     _HAND_COLUMNS = "hand_id, table_id, plan, status, reason, digest, planned_at, ended_at"
@@ -387,4 +426,10 @@ class LobbyStore:
         ).fetchone()
         (balances,) = self._db.execute("SELECT COALESCE(SUM(balance), 0) FROM players").fetchone()
         (at_tables,) = self._db.execute("SELECT COALESCE(SUM(chips), 0) FROM seats").fetchone()
+        # Tournament buy-ins not yet paid out and fees (tournament_store.py) are money
+        # that left the balances: on the tables side, as the t_* ledger rows say.
+        (held,) = self._db.execute(
+            "SELECT COALESCE(SUM(pool_held + fees), 0) FROM tournaments"
+        ).fetchone()
+        at_tables += held
         return Totals(granted, balances, at_tables, ledger_balances, ledger_tables, entries)

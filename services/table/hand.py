@@ -190,6 +190,10 @@ class HandRunner:
         self.ds = downstream
         self.plan = plan
         self.clock_s = clock_ms / 1000
+        # T6: a tournament player away is dealt in but folded at each turn: the clock
+        # runs out at once and the timeout policy folds (stands pat in a draw, posts
+        # a bring-in), which is what poker_rules.tournament.away_action says.
+        self.fold_on_turn = frozenset(s.seat for s in plan.dealt_in if s.fold_on_turn)
         self._emit = emit
         self._reject = reject
         self.preset_order = list(preset_order)
@@ -465,8 +469,9 @@ class HandRunner:
         loop = asyncio.get_running_loop()
         seat = legal.seat
         version = h.state.version
-        deadline = loop.time() + self.clock_s
-        turn = f.Turn(seat, version, legal, int((time.time() + self.clock_s) * 1000))
+        clock_s = 0.0 if seat in self.fold_on_turn else self.clock_s
+        deadline = loop.time() + clock_s
+        turn = f.Turn(seat, version, legal, int((time.time() + clock_s) * 1000))
         h._offer = None
         h.turn = turn
         self.emit(turn)
@@ -614,6 +619,17 @@ class HandRunner:
         )
 
     def _blinds(self) -> tuple[f.Post, ...]:
-        return tuple(
-            f.Post(p.seat, p.amount, "blind" if p.live else "dead") for p in self.plan.posts
-        )
+        """The lobby's blinds and dead money as posted: in the plan's order (live
+        before dead for each seat), after the antes, each at most what the seat has
+        left, as the engine takes them (all-in for less), so the history's live and
+        dead amounts are the chips that went in (B3, B4)."""
+        h = self.hand
+        left = dict(zip(h.seats, h.start_stacks, strict=True))
+        for ante in self._antes():
+            left[ante.seat] -= ante.amount
+        posted = []
+        for p in self.plan.posts:
+            amount = min(p.amount, left[p.seat])
+            left[p.seat] -= amount
+            posted.append(f.Post(p.seat, amount, "blind" if p.live else "dead"))
+        return tuple(posted)

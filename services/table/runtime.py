@@ -235,7 +235,8 @@ class TableRuntime:
         hand = Hand(
             table_id=self.table_id,
             hand_id=plan.hand_id,
-            config=self.info.config,
+            # A tournament hand plays its level's stakes (the lobby sends them).
+            config=plan.config if plan.HasField("config") else self.info.config,
             seats=[s.seat for s in plan.dealt_in],
             players=[s.player_id for s in plan.dealt_in],
             names=[s.name for s in plan.dealt_in],

@@ -91,6 +91,13 @@ class TableManager:
                 self.tables[info.table_id] = runtime
                 runtime.start()
                 self.log.info("table started", table_id=info.table_id, name=info.name)
+        # A tournament table the lobby no longer lists was broken (T3) or its
+        # tournament is over: stop running it.
+        listed_ids = {info.table_id for info in listed.tables}
+        for table_id in [t for t, r in self.tables.items() if r.info.tournament_id]:
+            if table_id not in listed_ids:
+                await self.tables.pop(table_id).stop()
+                self.log.info("tournament table stopped", table_id=table_id)
         TABLES.set(len(self.tables))
 
     async def _discover(self) -> None:
