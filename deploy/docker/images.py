@@ -201,6 +201,7 @@ def build() -> dict[str, str]:
             docker(
                 "build",
                 "--quiet",
+                "--network=none",  # offline: everything is in the context and the bases
                 "--file",
                 str(DOCKERFILE),
                 "--target",
