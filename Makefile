@@ -53,8 +53,10 @@ $(PROTO_STAMP): $(STAMP) $(PROTOS) Makefile
 
 protos: $(PROTO_STAMP)
 
+# -ffile-prefix-map: no checkout path in the modules' debug info, so that the same
+# source compiles to the same bytes anywhere (the images' content hash, make images).
 $(COMPILE_STAMP): $(STAMP) $(COMPILED_SRC) Makefile
-	cd libs && ../$(VENV)/bin/mypyc $(patsubst %,poker_rules/%.py,$(COMPILED)) >build.log 2>&1 \
+	cd libs && CFLAGS="-ffile-prefix-map=$(CURDIR)=." ../$(VENV)/bin/mypyc $(patsubst %,poker_rules/%.py,$(COMPILED)) >build.log 2>&1 \
 	  || { cat build.log; exit 1; }
 	rm -f libs/build.log
 	touch libs/*__mypyc*.so libs/poker_rules/*.so $(COMPILE_STAMP)

@@ -49,6 +49,8 @@ RUNTIME_PACKAGES = (
     "protobuf",
     "structlog",
     "prometheus-client",
+    "psycopg",  # the lobby on PostgreSQL (LOBBY_DB=postgresql://...)
+    "psycopg-binary",  # its libpq, prebuilt: no compiler in the image
     "typing-extensions",
 )
 # The code copied into /app: the libraries the services import and the services.
@@ -201,6 +203,7 @@ def build() -> dict[str, str]:
             docker(
                 "build",
                 "--quiet",
+                "--network=none",  # offline: everything is in the context and the bases
                 "--file",
                 str(DOCKERFILE),
                 "--target",

@@ -22,6 +22,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc
+from services.lobby.servicer import VOIDED_AT_TAKEOVER, VOIDED_BY_TABLE
 
 from .conftest import HANDS_AFTER_RESTART, HANDS_PER_TABLE, Run, totals
 from .stack import SERVICES, UID, ContainerStack
@@ -35,6 +36,7 @@ GAMES = {
     common.GAME_STUD_HILO: "Stud Hi-Lo",
     common.GAME_DRAW_7A: "7-A draw",
 }
+RESTART_REASONS = (f"{VOIDED_BY_TABLE}: the table service stopped mid-hand", VOIDED_AT_TAKEOVER)
 # What an image must not hold: compilers, make, package installers.
 BUILD_TOOLS = ("gcc", "cc", "c++", "make", "pip", "pip3", "easy_install")
 
@@ -113,8 +115,10 @@ def test_the_table_restart_voids_the_hands_in_progress_and_restores_their_chips(
                 continue
             voided_total += 1
             label = run.labels[table_id]
-            assert record.void_reason, label
-            # Voided by the restart, nothing else voided a hand.
+            # Voided by the restart (ended during it, for the restart's reason: the
+            # stopping service's own report, or its successor's takeover); nothing
+            # else voided a hand.
+            assert record.void_reason in RESTART_REASONS, (label, record)
             assert began <= record.ended_at_unix_ms <= resumed, (label, record)
             # Chips restored: the next hand starts every seat of the voided hand
             # with the stack it had when the voided hand began.
@@ -122,14 +126,10 @@ def test_the_table_restart_voids_the_hands_in_progress_and_restores_their_chips(
             stacks = {s.seat: s.stack for s in following.dealt_in}
             for seat in record.dealt_in:
                 assert stacks.get(seat.seat) == seat.stack, (label, seat.seat)
-    # The table service was dealing at every table when it got SIGTERM.
-    voided_in_progress = [
-        h
-        for t, h in run.in_progress.items()
-        if h and {r.hand_id: r.status for r in run.records[t]}[h] == lpb.HAND_STATUS_VOIDED
-    ]
-    assert voided_in_progress, run.in_progress
-    assert voided_total >= len(voided_in_progress)
+    # Five busy tables: SIGTERM found hands in progress, and voided them.  (Which
+    # ones cannot be told beforehand: a hand listed as in progress a moment before
+    # the restart may finish first.)
+    assert voided_total >= 1
 
 
 def test_play_resumes_at_every_table_after_the_restart(run: Run) -> None:
