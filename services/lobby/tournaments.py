@@ -805,10 +805,13 @@ class TournamentBook:
         if t.status != "running" or table.broken:
             return pb.NextHandResponse(play=False)
         with self._atomic(t):
+            before = (len(t.events), [x.waiting for x in t.tables.values()])
             self._clock(t)
             may_deal = not t.on_break and self._balance(t, table)
             if not may_deal or len(table.seats) < 2:
-                self._save(t)
+                # A waiting table asks again every poll: write only what changed.
+                if (len(t.events), [x.waiting for x in t.tables.values()]) != before:
+                    self._save(t)
                 return pb.NextHandResponse(play=False)
             response = self._plan(t, table)
             self._emit(
