@@ -21,6 +21,10 @@ decided (a player who was away when the blind reached them), clears the debts of
 those who posted, moves the history on and reports seats lost for sitting out too
 long (B5) so the lobby can return those chips to the player's balance.
 
+``snapshot`` / ``restore`` turn the table between hands into JSON-able data and
+back (the lobby stores it with every change, so a restarted lobby plans the next
+hand as it would have; money always comes from the lobby's own seat rows).
+
 Decisions where RULES.md is silent follow Robert's Rules of Poker; each is noted
 where it is made (look for "Robert's" and "house").
 """
