@@ -54,6 +54,11 @@ STRUCTURES: dict[str, c.Structure.ValueType] = {
     "no": c.STRUCTURE_NO_LIMIT,
     "no-limit": c.STRUCTURE_NO_LIMIT,
 }
+ENTRIES: dict[str, lobby_pb2.Entry.ValueType] = {  # SitDown's B2 choice (draw tables)
+    "post": lobby_pb2.ENTRY_POST_NOW,
+    "wait-bb": lobby_pb2.ENTRY_WAIT_FOR_BIG_BLIND,
+    "wait-button": lobby_pb2.ENTRY_WAIT_FOR_BUTTON,
+}
 
 
 class UsageError(Exception):
@@ -108,8 +113,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("table_id", metavar="TABLE")
     p.add_argument("--buy-in", type=int, required=True)
     p.add_argument("--seat", type=int, default=0, help="0 = any free seat")
+    p.add_argument(
+        "--entry",
+        choices=sorted(ENTRIES),
+        default="post",
+        help="draw (B2): post a big blind now, wait for the big blind, or for the button",
+    )
 
     p = sub.add_parser("stand", parents=[common], help="leave a table")
+    p.add_argument("table_id", metavar="TABLE")
+
+    p = sub.add_parser("sit-out", parents=[common], help="sit out from the next hand")
+    p.add_argument("table_id", metavar="TABLE")
+    p = sub.add_parser("sit-in", parents=[common], help="come back after sitting out")
+    p.add_argument("table_id", metavar="TABLE")
+    p.add_argument(
+        "--wait", action="store_true", help="wait for the big blind instead of posting (B3, B4)"
+    )
+    p = sub.add_parser("auto-post", parents=[common], help="stud: the ante's auto-post (S3)")
+    p.add_argument("table_id", metavar="TABLE")
+    p.add_argument("switch", choices=("on", "off"))
+    p = sub.add_parser("im-in", parents=[common], help="stud, auto-post off: ante next hand")
     p.add_argument("table_id", metavar="TABLE")
 
     p = sub.add_parser("watch", parents=[common], help="watch a table as a spectator")
@@ -223,7 +247,12 @@ async def cmd_create_table(args: argparse.Namespace) -> int:
 async def cmd_sit(args: argparse.Namespace) -> int:
     player, token = _credentials(args)
     req = lobby_pb2.SitDownRequest(
-        player_id=player, token=token, table_id=args.table_id, seat=args.seat, buy_in=args.buy_in
+        player_id=player,
+        token=token,
+        table_id=args.table_id,
+        seat=args.seat,
+        buy_in=args.buy_in,
+        entry=ENTRIES[args.entry],
     )
     async with aio.insecure_channel(args.lobby) as channel:
         resp = await lobby_pb2_grpc.LobbyStub(channel).SitDown(req, timeout=args.timeout)
@@ -245,6 +274,58 @@ async def cmd_stand(args: argparse.Namespace) -> int:
         print(f"left {args.table_id}: {money(resp.returned)} returned")
     print(f"balance: {money(resp.balance)}")
     return 0
+
+
+async def cmd_seating(args: argparse.Namespace) -> int:
+    """sit-out, sit-in, auto-post, im-in: one seating call, then the seat's state."""
+    player, token = _credentials(args)
+    who = {"player_id": player, "token": token, "table_id": args.table_id}
+    async with aio.insecure_channel(args.lobby) as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        if args.command == "sit-out":
+            resp = await lobby.SitOut(lobby_pb2.SitOutRequest(**who), timeout=args.timeout)
+        elif args.command == "sit-in":
+            choice = (
+                lobby_pb2.RETURN_CHOICE_WAIT_FOR_BIG_BLIND
+                if args.wait
+                else lobby_pb2.RETURN_CHOICE_POST
+            )
+            resp = await lobby.SitIn(
+                lobby_pb2.SitInRequest(**who, return_choice=choice), timeout=args.timeout
+            )
+        elif args.command == "auto-post":
+            resp = await lobby.SetAutoPost(
+                lobby_pb2.SetAutoPostRequest(**who, auto_post=args.switch == "on"),
+                timeout=args.timeout,
+            )
+        else:
+            resp = await lobby.ImIn(lobby_pb2.ImInRequest(**who), timeout=args.timeout)
+    print(seat_status_text(resp.seat))
+    return 0
+
+
+def seat_status_text(seat: lobby_pb2.SeatInfo) -> str:
+    """One line: the seat, its stack and the markers that are set."""
+    marks = [
+        text
+        for on, text in (
+            (seat.away, "sitting out"),
+            (seat.missed_big_blind, "owes a big blind (B3)"),
+            (seat.missed_small_blind, "owes a small blind (B4)"),
+            (seat.new_player, "new"),
+            (seat.wait_for_button, "waits for the button"),
+            (
+                seat.return_choice == lobby_pb2.RETURN_CHOICE_WAIT_FOR_BIG_BLIND,
+                "waits for the big blind",
+            ),
+            (not seat.auto_post, "auto-post off"),
+            (seat.im_in, "in next hand"),
+        )
+        if on
+    ]
+    return f"seat {seat.seat}: stack {money(seat.stack)}" + (
+        f" ({', '.join(marks)})" if marks else ""
+    )
 
 
 async def cmd_watch(args: argparse.Namespace) -> int:
@@ -328,6 +409,10 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, int]]] = 
     "create-table": cmd_create_table,
     "sit": cmd_sit,
     "stand": cmd_stand,
+    "sit-out": cmd_seating,
+    "sit-in": cmd_seating,
+    "auto-post": cmd_seating,
+    "im-in": cmd_seating,
     "watch": cmd_watch,
     "play": cmd_play,
     "bot": cmd_bot,

@@ -21,6 +21,10 @@ decided (a player who was away when the blind reached them), clears the debts of
 those who posted, moves the history on and reports seats lost for sitting out too
 long (B5) so the lobby can return those chips to the player's balance.
 
+``snapshot`` / ``restore`` turn the table between hands into JSON-able data and
+back (the lobby stores it with every change, so a restarted lobby plans the next
+hand as it would have; money always comes from the lobby's own seat rows).
+
 Decisions where RULES.md is silent follow Robert's Rules of Poker; each is noted
 where it is made (look for "Robert's" and "house").
 """
@@ -147,6 +151,7 @@ class HandPlan:
     missed_small: tuple[int, ...] = ()
     passed_away: tuple[int, ...] = ()  # away seats the big blind passed (B5 orbits)
     seated: tuple[tuple[int, str], ...] = ()  # every (seat, player) at planning time
+    im_in_used: tuple[int, ...] = ()  # stud: seats dealt in by their "I'm in" (S3)
 
     def index(self, seat: int) -> int:
         """The engine index of a seat dealt in."""
@@ -199,7 +204,7 @@ class SeatedPlayer:
     missed_small: bool = False  # MS (B4); at most one owed (B5)
     button_must_pass: bool = False  # B4: MS players, or B2 by choice: wait for the button
     auto_post: bool = True  # stud "I'm in" switch (S3)
-    im_in: bool = False  # stud, auto-post off: posts the ante for the next hand only
+    im_in: bool = False  # stud, auto-post off: posts the ante for the next hand planned
     orbits_away: int = 0  # consecutive orbits missed while away (B5)
     hands_away: int = 0  # stud: consecutive hands not dealt in while away (B5)
 
@@ -351,6 +356,15 @@ class SeatingTable:
         is not part of it: a restart voids that hand, and a voided hand changes no
         marker (``void_hand``), so the state before it is the state after it."""
         last = self._last
+        seats = [
+            {"seat": s, **{f: _plain(getattr(p, f)) for f in _PLAYER_FIELDS}}
+            for s, p in sorted(self._seats.items())
+        ]
+        if self._pending is not None:  # as if voided: the plan's "I'm in" given back
+            back = set(self._im_in_back(self._pending))
+            for entry in seats:
+                if entry["seat"] in back:
+                    entry["im_in"] = True
         return {
             "version": SNAPSHOT_VERSION,
             "hands_played": self.hands_played,
@@ -363,10 +377,7 @@ class SeatingTable:
                 "button": last.button,
                 "button_player": last.button_player,
             },
-            "seats": [
-                {"seat": s, **{f: _plain(getattr(p, f)) for f in _PLAYER_FIELDS}}
-                for s, p in sorted(self._seats.items())
-            ],
+            "seats": seats,
         }
 
     @classmethod
@@ -545,6 +556,11 @@ class SeatingTable:
         posts = tuple(
             Forced(s, self._seats[s].player_id, PostKind.ANTE, ante) for s in seats if ante
         )
+        # "I'm in" is for one hand: the plan uses it up, so a player who says it again
+        # during this hand is in the next one too (void_hand gives it back).
+        used = tuple(s for s in seats if not self._seats[s].auto_post)
+        for s in used:
+            self._seats[s].im_in = False
         return HandPlan(
             hand_number=self.hands_played + 1,
             game=self.config.game,
@@ -553,6 +569,7 @@ class SeatingTable:
             stacks=tuple(self._seats[s].chips for s in seats),
             posts=posts,
             waiting=tuple(waiting),
+            im_in_used=used,
         )
 
     def _walk_big_blind(self, prev_bb: int) -> tuple[int | None, list[int]]:
@@ -788,9 +805,20 @@ class SeatingTable:
     # ------------------------------------------------------------ after the hand
 
     def void_hand(self, plan: HandPlan) -> None:
-        """The hand could not finish: forget the plan; nothing is marked or moved."""
+        """The hand could not finish: forget the plan; nothing is marked or moved
+        (an "I'm in" the plan used is given back)."""
         self._check_pending(plan)
+        for s in self._im_in_back(plan):
+            self._seats[s].im_in = True
         self._pending = None
+
+    def _im_in_back(self, plan: HandPlan) -> list[int]:
+        """The seats whose "I'm in" ``plan`` used, still held by the same player."""
+        return [
+            s
+            for s in plan.im_in_used
+            if (p := self._seats.get(s)) is not None and p.player_id == plan.players[plan.index(s)]
+        ]
 
     def _check_pending(self, plan: HandPlan) -> None:
         if self._pending is None or plan is not self._pending:
@@ -823,7 +851,7 @@ class SeatingTable:
         for seat, chips in zip(plan.seats, final_stacks, strict=True):
             p = self._seats[seat]
             p.chips = chips
-            p.new = p.missed_big = p.missed_small = p.button_must_pass = p.im_in = False
+            p.new = p.missed_big = p.missed_small = p.button_must_pass = False
             p.orbits_away = p.hands_away = 0
         if self.config.button_game:
             self._finish_button(plan)

@@ -23,6 +23,12 @@ stack of 0 stays seated, as it would have.  A table service taking a table over
 voids the hand its predecessor left pending (``VoidPendingHand``); see
 ``servicer.py``.
 
+Tournaments (T1-T6) are served by the same process (``tournaments.py``, the
+``Tournaments`` gRPC service; state and events in SQLite through
+``tournament_store.py``, in the same transactions as their ledger rows): their
+tables are lobby tables the table service runs, and the Lobby servicer hands
+their NextHand / FinishHand / VoidPendingHand to the tournament book.
+
 Settings (besides the common ones of ``service_kit.settings``):
 
 ===================== ========== ==============================================

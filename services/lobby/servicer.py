@@ -598,6 +598,11 @@ class LobbyServicer(pb_grpc.LobbyServicer):
     def _seated(self, player_id: str, token: str, table_id: str) -> tuple[_Table, int]:
         """The table and the caller's seat there; FAILED_PRECONDITION when not seated."""
         player = self._authenticate(player_id, token)
+        if self._tournament_table(table_id):
+            raise FailedPreconditionError(
+                f"table {table_id} is a tournament's: ring-game seating does not apply; "
+                "Tournaments.SetAway marks a player away there (T6)"
+            )
         table = self._table(table_id)
         seat = table.seat_of(player.player_id)
         if not seat:

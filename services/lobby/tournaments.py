@@ -22,7 +22,7 @@ state, translates, and decides only what the rule book leaves to the room:
 - The dead-button positions of draw tables (B1 as the rule book's tournaments
   play it: the big blind moves one player each hand, the small blind is the
   previous big blind's seat, the button the previous small blind's, dead when
-  empty) are computed here (:func:`next_positions`); arriving players are dealt
+  empty) come from ``poker_rules.tournament.next_positions``; arriving players are dealt
   in at once (T3 never seats them between the button and the small blind unless
   the table is full, then they play anyway).
 - The level clock in hands counts the hands finished in the whole tournament.
@@ -41,7 +41,7 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -67,6 +67,7 @@ from poker_rules.tournament import (
     TournamentStructure,
     check_chips,
     draw_seats,
+    next_positions,
     rank_busts,
     rebalance,
     seat_entrant,
@@ -253,49 +254,6 @@ class Tournament:
 
 
 # ---------------------------------------------------------------- pure helpers
-
-
-def next_positions(
-    seats: Sequence[int], size: int, last: Sequence[int] | None
-) -> tuple[int, int, int]:
-    """(button, small-blind seat or 0 when dead, big blind) of the next hand.
-
-    ``seats`` are the occupied seats; ``last`` the previous hand's (button,
-    small-blind position, big blind) or None for a new game (the button on the
-    lowest seat).  Heads-up, the button posts the small blind (D3).
-    """
-    occupied = sorted(seats)
-
-    def after(seat: int) -> int:
-        for k in range(1, size + 1):
-            s = (seat + k - 1) % size + 1
-            if s in occupied:
-                return s
-        raise AssertionError("no player at the table")
-
-    def before(seat: int) -> int:
-        for k in range(1, size + 1):
-            s = (seat - k - 1) % size + 1
-            if s in occupied:
-                return s
-        raise AssertionError("no player at the table")
-
-    if last is None:
-        button = occupied[0]
-        if len(occupied) == 2:
-            return button, button, after(button)
-        small = after(button)
-        return button, small, after(small)
-    big = after(last[2])
-    if len(occupied) == 2:
-        other = after(big)
-        return other, other, big
-    small_position = last[2]
-    button = last[1]
-    if big in (button, small_position):  # players moved in around the blinds
-        small = before(big)
-        return before(small), small, big
-    return button, small_position if small_position in occupied else 0, big
 
 
 def _stakes_pb(stakes: BlindStakes | StudStakes, duration: int = 0) -> tpb.TournamentLevel:
@@ -724,8 +682,9 @@ class TournamentBook:
         if t.game is Game.DRAW_7A and table.seats:
             last = table.pending_last if table.pending_id else table.last
             if last is not None and len(table.seats) >= 2:
-                b, s, bb = next_positions(list(table.seats), t.request.seats_per_table, last)
-                positions = BlindPositions(b, s or last[2], bb)
+                positions = next_positions(
+                    table.seats, t.request.seats_per_table, BlindPositions(*last)
+                )
         return RTable(table.table_id, t.request.seats_per_table, dict(table.seats), positions)
 
     def _balance(self, t: Tournament, table: TTable) -> bool:
@@ -805,10 +764,13 @@ class TournamentBook:
         if t.status != "running" or table.broken:
             return pb.NextHandResponse(play=False)
         with self._atomic(t):
+            before = (len(t.events), [x.waiting for x in t.tables.values()])
             self._clock(t)
             may_deal = not t.on_break and self._balance(t, table)
             if not may_deal or len(table.seats) < 2:
-                self._save(t)
+                # A waiting table asks again every poll: write only what changed.
+                if (len(t.events), [x.waiting for x in t.tables.values()]) != before:
+                    self._save(t)
                 return pb.NextHandResponse(play=False)
             response = self._plan(t, table)
             self._emit(
@@ -836,7 +798,10 @@ class TournamentBook:
         )
         order = occupied
         if isinstance(stakes, BlindStakes):
-            button, small, big = next_positions(occupied, size, table.last)
+            last = BlindPositions(*table.last) if table.last else None
+            positions = next_positions(occupied, size, last)
+            button, big = positions.button, positions.big_blind
+            small = positions.small_blind if positions.small_blind in table.seats else 0
             start = next((i for i, s in enumerate(occupied) if s > button), 0)
             order = occupied[start:] + occupied[:start]
             chips = {s: t.live(table.seats[s]).chips for s in occupied}  # type: ignore[union-attr]
@@ -850,8 +815,7 @@ class TournamentBook:
             response.small_blind_seat = small
             response.big_blind_seat = big
             # The small-blind position even when it is dead (nobody posts it).
-            small_position = small or (table.last[2] if table.last else button)
-            table.pending_last = [button, small_position, big]
+            table.pending_last = [button, positions.small_blind, big]
         for seat in order:
             player = table.seats[seat]
             entry = t.live(player)

@@ -5,17 +5,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import grpc
 import pytest
 
 from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
+from services.launcher import ServiceProcess
 
-from .client import ledger, lobby_stub
+from .client import ledger
 
 
 @pytest.fixture(scope="module")
-def module_lobby() -> Iterator[LobbyStub]:
-    with lobby_stub() as (_, stub):
-        yield stub
+def lobby_process() -> Iterator[ServiceProcess]:
+    with ServiceProcess("lobby", {"LOBBY_DEFAULT_BALANCE": "100000"}) as process:
+        yield process
+
+
+@pytest.fixture(scope="module")
+def module_lobby(lobby_process: ServiceProcess) -> Iterator[LobbyStub]:
+    with grpc.insecure_channel(lobby_process.target) as channel:
+        yield LobbyStub(channel)
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from .client import (
     Player,
     create_table,
     dealt,
+    finish,
     get_table,
     ledger,
     next_hand,
@@ -390,3 +391,21 @@ def test_D3_heads_up_from_three_players_button_posts_the_small_blind(lobby: Lobb
     assert posts(three) == [(last_big, SB, True), (1, BB, True)]
     after = play(lobby, tid)
     assert after.button_seat != three.button_seat  # and then it moves on (B1)
+
+
+def test_S3_im_in_said_during_a_hand_is_for_the_next_one(lobby: LobbyStub) -> None:
+    """The table service plans hand n+1 as it reports hand n (FinishHand
+    plan_next), so "I'm in" must reach the lobby while hand n runs: it then counts
+    for n+1 even when hand n was the player's "I'm in" hand."""
+    tid = create_table(lobby, STUD, seats=4).table_id
+    players = seated(lobby, tid, [1, 2, 3])
+    players[3].auto_post(False)
+    players[3].im_in()
+    hand = next_hand(lobby, tid)
+    assert dealt(hand) == [1, 2, 3]
+    assert not seat_info(lobby, tid, 3).im_in  # used by this hand
+    players[3].im_in()  # while it runs
+    following = finish(lobby, tid, hand, plan_next=True).next_hand
+    assert dealt(following) == [1, 2, 3]
+    finish(lobby, tid, following)
+    assert dealt(play(lobby, tid)) == [1, 2]

@@ -133,3 +133,31 @@ def test_wait_for_the_button_between_button_and_blinds_enters_once_passed__B2() 
     passed = t.plan_hand()  # the button moves from 2 to 4, past seat 3
     assert passed is not None and passed.button == 4
     assert [(p.kind, p.live) for p in passed.posts_of(3)] == [(PostKind.ENTRY_BIG_BLIND, True)]
+
+
+def test_im_in_said_during_the_hand_counts_for_the_next__S3() -> None:
+    """The plan uses "I'm in" up: said again while that hand runs, it is for the next
+    hand; a voided hand gives it back; the snapshot of a table with a hand pending
+    is the table as if that hand were voided (a restart voids it)."""
+    t = SeatingTable(SeatingConfig.for_stud(StudConfig(ante=10), seats=4))
+    for s in (1, 2, 3):
+        t.sit_down(s, f"p{s}", 1_000)
+    t.set_auto_post(3, False)
+    t.im_in(3)
+    plan = t.plan_hand()
+    assert plan is not None and plan.seats == (1, 2, 3) and plan.im_in_used == (3,)
+    used = t.seat(3)
+    assert used is not None and not used.im_in
+    assert t.snapshot()["seats"][2]["im_in"] is True  # as if voided
+    t.void_hand(plan)
+    back = t.seat(3)
+    assert back is not None and back.im_in
+    plan = t.plan_hand()
+    assert plan is not None
+    t.im_in(3)  # during the hand: for the next one
+    t.finish_hand(plan, plan.stacks)
+    following = t.plan_hand()
+    assert following is not None and following.seats == (1, 2, 3)
+    t.finish_hand(following, following.stacks)
+    last = t.plan_hand()
+    assert last is not None and last.seats == (1, 2)

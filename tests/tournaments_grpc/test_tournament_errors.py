@@ -132,6 +132,19 @@ def test_another_players_token_is_permission_denied(lobby: Lobby) -> None:
         grpc.StatusCode.PERMISSION_DENIED,
         "wrong token",
     )
+    mine, theirs = field[1].player_id, field[0].token
+    for call in (
+        lambda: lobby.tournaments.SetAway(
+            tpb.SetAwayRequest(tournament_id=tid, player_id=mine, token=theirs, away=True)
+        ),
+        lambda: lobby.tournaments.GetMySeat(
+            tpb.GetMySeatRequest(tournament_id=tid, player_id=mine, token=theirs)
+        ),
+        lambda: lobby.tournaments.ReEnter(
+            tpb.RegisterEntryRequest(tournament_id=tid, player_id=mine, token=theirs)
+        ),
+    ):
+        _refuses(lobby, tid, field, call, grpc.StatusCode.PERMISSION_DENIED, "wrong token")
 
 
 @pytest.mark.parametrize(

@@ -218,6 +218,28 @@ def test_T3_tables_break_and_the_final_table_is_redrawn(lobby: Lobby) -> None:
     d.finish(final, a)
 
 
+def test_T3_a_late_entrant_at_full_tables_opens_a_table_that_is_then_balanced(
+    lobby: Lobby,
+) -> None:
+    field = players(lobby, 4)
+    req = request(seats_per_table=3, late_registration_level=1)
+    tid = started(lobby, req, field[:3])
+    d = Driver(lobby, tid)
+    (first,) = d.open_tables()
+    late = lobby.tournaments.Register(field[3].entry(tid))
+    assert late.table_id != first.table_id  # every table was full: a new one
+    assert sorted(t.players for t in d.open_tables()) == [1, 3]
+    # The new table's NextHand balances first (the full table is between hands):
+    # one player moves over, and both tables deal two-handed.
+    plan = d.next_hand(late.table_id)
+    assert plan.play and len(plan.dealt_in) == 2
+    assert sorted(t.players for t in d.open_tables()) == [2, 2]
+    moved = [e for e in events(lobby, tid) if e.kind == K.TOURNAMENT_EVENT_KIND_MOVED]
+    assert [(e.from_table_id, e.table_id) for e in moved] == [(first.table_id, late.table_id)]
+    d.finish(plan, late.table_id)
+    assert len(d.play(first.table_id).dealt_in) == 2
+
+
 # ---------------------------------------------------------------- T4 eliminations
 
 

@@ -21,6 +21,7 @@ from .payouts import (
     split_evenly,
     total_chips,
 )
+from .positions import next_positions
 from .seating import (
     BlindPositions,
     Move,
@@ -81,6 +82,7 @@ __all__ = [
     "finishes_from_log",
     "mover_by_position",
     "next_big_blind",
+    "next_positions",
     "posts_forced_bets",
     "prize_pool",
     "prizes",
