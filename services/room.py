@@ -154,14 +154,22 @@ class Room:
             for seat in t.seats:
                 if seat.player_id not in broke:
                     continue
-                stood: lpb.StandUpResponse = await self.lobby.StandUp(
-                    lpb.StandUpRequest(
-                        player_id=seat.player_id, token=seat.token, table_id=t.table_id
+                try:
+                    stood: lpb.StandUpResponse = await self.lobby.StandUp(
+                        lpb.StandUpRequest(
+                            player_id=seat.player_id, token=seat.token, table_id=t.table_id
+                        )
                     )
-                )
-                if stood.pending:
+                    if stood.pending:
+                        continue
+                    await self.sit(t, seat)
+                except grpc.aio.AioRpcError as error:
+                    # The table moved on between GetTable and these calls (an earlier
+                    # pending stand-up completed, the seat is being planned): the
+                    # next round sees the new state and tries again.
+                    if error.code() != grpc.StatusCode.FAILED_PRECONDITION:
+                        raise
                     continue
-                await self.sit(t, seat)
                 self.tally.rebuys += 1
 
     async def progress(self) -> None:

@@ -46,7 +46,9 @@ from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
 
 from .client import BB, SB, Player, create_table, finish, get_table, ledger, lobby_stub
 
-pytestmark = pytest.mark.slow
+# One xdist worker for the whole module (make test runs --dist loadgroup): the
+# coverage test reads the totals the seeds' runs left in this process.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("seating_property")]
 
 SIZE = 5
 SEEDS = (11, 22, 33, 44, 55)
