@@ -46,9 +46,7 @@ from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
 
 from .client import BB, SB, Player, create_table, finish, get_table, ledger, lobby_stub
 
-# One xdist worker for the whole module (make test runs --dist loadgroup): the
-# coverage test reads the totals the seeds' runs left in this process.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("seating_property")]
+pytestmark = pytest.mark.slow
 
 SIZE = 5
 SEEDS = (11, 22, 33, 44, 55)
@@ -56,7 +54,6 @@ HANDS_PER_TABLE = int(os.environ.get("POKER_LOBBY_GRPC_HANDS", "1000"))  # 5 x 1
 POOL = 12  # players per table who come and go
 ENTRIES = [pb.ENTRY_POST_NOW, pb.ENTRY_WAIT_FOR_BIG_BLIND, pb.ENTRY_WAIT_FOR_BUTTON]
 RETURNS = [pb.RETURN_CHOICE_POST, pb.RETURN_CHOICE_WAIT_FOR_BIG_BLIND]
-TOTALS: Counter[str] = Counter()
 
 
 def dist(a: int, b: int) -> int:
@@ -242,28 +239,25 @@ class Simulation:
         ledger(lobby)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
 def test_B1_nobody_skips_the_big_blind_or_gets_the_button_twice_over_grpc(
-    big_lobby: LobbyStub, seed: int
+    big_lobby: LobbyStub,
 ) -> None:
-    started = time.monotonic()
-    sim = Simulation(big_lobby, seed, rate=[0.03, 0.08, 0.2][seed % 3])
-    try:
-        sim.run(HANDS_PER_TABLE)
-    except grpc.RpcError as error:  # say which seed and hand, not only the status
-        raise AssertionError(f"seed {seed}, after {sim.stats['hands']} hands: {error}") from error
-    TOTALS.update(sim.stats)
-    TOTALS["seconds"] += round(time.monotonic() - started)
-
-
-def test_B1_property_run_covered_the_cases(big_lobby: LobbyStub) -> None:
-    """The random mix really produced hands, heads-up play, dead money, voids, lost
-    seats and checks of each property (runs after the property test, same module;
-    alone it runs the property test first)."""
-    if not TOTALS:
-        for seed in SEEDS:
-            test_B1_nobody_skips_the_big_blind_or_gets_the_button_twice_over_grpc(big_lobby, seed)
-    assert TOTALS["hands"] == len(SEEDS) * HANDS_PER_TABLE, TOTALS
+    """Every seed's table in turn (one test: the coverage check below needs all of
+    them, whichever xdist worker runs it), then: the random mix really produced
+    hands, heads-up play, dead money, voids, lost seats and checks of each property."""
+    totals: Counter[str] = Counter()
+    for seed in SEEDS:
+        started = time.monotonic()
+        sim = Simulation(big_lobby, seed, rate=[0.03, 0.08, 0.2][seed % 3])
+        try:
+            sim.run(HANDS_PER_TABLE)
+        except grpc.RpcError as error:  # say which seed and hand, not only the status
+            raise AssertionError(
+                f"seed {seed}, after {sim.stats['hands']} hands: {error}"
+            ) from error
+        totals.update(sim.stats)
+        totals["seconds"] += round(time.monotonic() - started)
+    assert totals["hands"] == len(SEEDS) * HANDS_PER_TABLE, totals
     for key in ("heads-up", "dead money", "voided", "seat lost", "button checked", "orbit checked"):
-        assert TOTALS[key] > 0, (key, TOTALS)
+        assert totals[key] > 0, (key, totals)
     ledger(big_lobby)
