@@ -66,7 +66,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import hmac
 import json
 import secrets
 import uuid
@@ -94,10 +93,10 @@ from service_kit.errors import (
     FailedPreconditionError,
     InvalidArgumentError,
     NotFoundError,
-    PermissionDeniedError,
 )
 from service_kit.logs import bound_contextvars, get_logger
 
+from .auth import authenticate, token_hash
 from .metrics import (
     BUY_IN_CHIPS,
     BUY_INS,
@@ -117,7 +116,6 @@ from .tournaments import TournamentBook
 
 MAX_PLAYER_NAME = 32
 MAX_TABLE_NAME = 64
-MAX_TOKEN_LENGTH = 128
 MAX_VOID_REASON = 300  # characters of a void's reason kept (longer ones are cut)
 LIST_HANDS = (20, 500)  # ListHands: the default and the largest limit
 VOIDED_BY_RESTART = "voided by the lobby restart"
@@ -159,10 +157,6 @@ class LobbySettings:
     default_balance: int = 100_000
     max_balance: int = 1_000_000_000
     max_orbits_away: int = 3
-
-
-def token_hash(token: str) -> bytes:
-    return hashlib.sha256(token.encode()).digest()
 
 
 def check_name(value: str, field: str, most: int) -> str:
@@ -338,17 +332,7 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         self._store.save_seating(table.row.table_id, table.max_orbits_away, state)
 
     def _authenticate(self, player_id: str, token: str) -> PlayerRow:
-        pid = check_id(player_id, "player_id")
-        if not token:
-            raise InvalidArgumentError("token is required: the secret RegisterPlayer returned")
-        if len(token) > MAX_TOKEN_LENGTH:
-            raise InvalidArgumentError(f"token is at most {MAX_TOKEN_LENGTH} characters")
-        row = self._store.player(pid)
-        if row is None:
-            raise NotFoundError(f"no player {pid}")
-        if not hmac.compare_digest(row.token_hash, token_hash(token)):
-            raise PermissionDeniedError(f"wrong token for player {pid}")
-        return row
+        return authenticate(self._store, player_id, token)
 
     def _table(self, table_id: str) -> _Table:
         tid = check_id(table_id, "table_id")

@@ -82,10 +82,10 @@ from service_kit.errors import (
     FailedPreconditionError,
     InvalidArgumentError,
     NotFoundError,
-    PermissionDeniedError,
 )
 from service_kit.logs import get_logger
 
+from .auth import authenticate
 from .tournament_store import TournamentStore
 
 log = get_logger()
@@ -95,7 +95,6 @@ DEFAULT_ACTION_CLOCK_MS = 10_000
 ACTION_CLOCK_MS = (50, 600_000)
 MAX_LEVELS = 200
 MAX_NAME = 64
-MAX_TOKEN_LENGTH = 128
 STATUS = {
     "registering": tpb.TOURNAMENT_STATUS_REGISTERING,
     "running": tpb.TOURNAMENT_STATUS_RUNNING,
@@ -987,10 +986,6 @@ class TournamentBook:
 # ---------------------------------------------------------------- gRPC
 
 
-def _token_hash(token: str) -> bytes:
-    return hashlib.sha256(token.encode()).digest()
-
-
 class TournamentsServicer(tpb_grpc.TournamentsServicer):
     """The Tournaments service; see tournament.proto for the contract."""
 
@@ -999,17 +994,8 @@ class TournamentsServicer(tpb_grpc.TournamentsServicer):
         self.store = book.store.store
 
     def _authenticate(self, player_id: str, token: str) -> tuple[str, int]:
-        pid = check_id(player_id, "player_id")
-        if not token:
-            raise InvalidArgumentError("token is required: the secret RegisterPlayer returned")
-        if len(token) > MAX_TOKEN_LENGTH:
-            raise InvalidArgumentError(f"token is at most {MAX_TOKEN_LENGTH} characters")
-        row = self.store.player(pid)
-        if row is None:
-            raise NotFoundError(f"no player {pid}")
-        if not hmac.compare_digest(row.token_hash, _token_hash(token)):
-            raise PermissionDeniedError(f"wrong token for player {pid}")
-        return pid, row.balance
+        row = authenticate(self.store, player_id, token)
+        return row.player_id, row.balance
 
     def _tournament_pb(self, t: Tournament) -> tpb.Tournament:
         r = t.request
