@@ -116,6 +116,7 @@ class TableView:
 
     __slots__ = (
         "action_seq",
+        "button_dead",
         "button_seat",
         "community_card",
         "config",
@@ -151,6 +152,7 @@ class TableView:
         self.street = 0
         self.street_name = ""
         self.button_seat = 0
+        self.button_dead = False  # B1: nobody holds the button this hand
         self.to_act: int | None = None
         self.turn: table_pb2.YourTurn | None = None
         self.action_seq: int | None = None
@@ -272,6 +274,7 @@ class TableView:
         self.street = snap.street
         self.street_name = ""
         self.button_seat = snap.button_seat
+        self.button_dead = snap.button_dead
         self.to_act = snap.to_act_seat if snap.HasField("to_act_seat") else None
         if snap.HasField("your_turn"):
             self.turn = snap.your_turn
@@ -299,6 +302,7 @@ class TableView:
         self.street = 0
         self.street_name = ""
         self.button_seat = msg.button_seat
+        self.button_dead = msg.button_dead
         self.deck_commitment = msg.deck_commitment
         for s in self.seats.values():  # seats not dealt in sit this hand out
             s.in_hand = False

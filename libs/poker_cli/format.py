@@ -172,7 +172,8 @@ def _hand_started(event: t.TableEvent, view: TableView | None) -> list[str]:
     msg = event.hand_started
     lines = [f"== hand {event.hand_id}: {_stacks(view, msg.seats)}"]
     if msg.button_seat:
-        lines.append(f"   button: {seat_name(view, msg.button_seat)}")
+        dead = " (dead: nobody holds it, B1)" if msg.button_dead else ""
+        lines.append(f"   button: {seat_name(view, msg.button_seat)}{dead}")
     lines += [f"   {seat_name(view, p.seat)} posts {p.kind} {money(p.amount)}" for p in msg.posts]
     return lines
 
@@ -317,7 +318,7 @@ def format_view(view: TableView) -> list[str]:
         if s.draw_count is not None:
             status.append(f"drew {s.draw_count}")
         if n == view.button_seat and view.is_draw:
-            status.append("button")
+            status.append("dead button" if view.button_dead else "button")
         line = f" {mark}{n:>2} {s.label:<14} {money(s.stack):>9}  {' '.join(cards)}"
         if status:
             line += f"  ({', '.join(status)})"

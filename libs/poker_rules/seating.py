@@ -128,7 +128,10 @@ class HandPlan:
     ``seats`` are the players dealt in, in the engine's index order: for a button
     game clockwise from the first seat left of the button (how ``DrawHand`` indexes
     players, the button last); for stud from seat 1 (G5, how ``StudHand`` does).
-    ``button`` may be a dead seat (empty, or a player not dealt in).  ``posts``
+    ``button`` may be a dead seat (empty, or a player not dealt in); ``button_dead``
+    says nobody holds the button this hand (B1), which also covers the one case
+    where it lies dead on a seat whose player is dealt in (``_avoid_repeat_button``:
+    that player acts last, as under any dead button, but does not hold it).  ``posts``
     hold every forced bet, antes included, live blinds and dead money apart.
     ``missed_big`` / ``missed_small`` are the seats this hand marks ML / MS (applied
     by ``finish_hand``, so a voided hand marks nobody).
@@ -141,6 +144,7 @@ class HandPlan:
     stacks: tuple[int, ...]
     posts: tuple[Forced, ...]
     button: int | None = None
+    button_dead: bool = False  # B1: nobody holds the button this hand
     small_blind: int | None = None  # the seat posting a live small blind, if any
     small_blind_position: int | None = None  # that position even when nobody posts
     big_blind: int | None = None
@@ -156,6 +160,13 @@ class HandPlan:
     def index(self, seat: int) -> int:
         """The engine index of a seat dealt in."""
         return self.seats.index(seat)
+
+    @property
+    def button_player(self) -> str | None:
+        """Who holds the button this hand: None when it is dead (B1) or in stud."""
+        if self.button is None or self.button_dead or self.button not in self.seats:
+            return None
+        return self.players[self.seats.index(self.button)]
 
     @property
     def big_blind_player(self) -> int | None:
@@ -281,6 +292,7 @@ class _Draft:
     small_blind_position: int
     button: int
     dealt: dict[int, list[Forced]] = field(default_factory=dict)
+    button_dead: bool = False
     waiting: dict[int, Waiting] = field(default_factory=dict)
     small_blind: int | None = None
 
@@ -336,6 +348,11 @@ class SeatingTable:
     def button(self) -> int | None:
         """The button of the last hand played (None before the first, and in stud)."""
         return None if self._last is None else self._last.button
+
+    @property
+    def button_dead(self) -> bool:
+        """Whether nobody held the last hand's button (B1's dead button)."""
+        return self._last is not None and self._last.button_player is None
 
     @property
     def hand_in_progress(self) -> HandPlan | None:
@@ -630,8 +647,7 @@ class SeatingTable:
             return self._new_game(ready, None, bb, missed_big, missed_small, passed)
         if len(d.dealt) == 2:
             self._heads_up(d)
-        else:
-            self._avoid_repeat_button(d)
+        self._avoid_repeat_button(d)
         return self._make_plan(d, missed_big, missed_small, passed, new_game=False)
 
     def _entry(self, s: int, d: _Draft, last_button: int) -> None:
@@ -692,11 +708,21 @@ class SeatingTable:
         d.button = d.small_blind = d.small_blind_position = other
 
     def _avoid_repeat_button(self, d: _Draft) -> None:
-        """B1: nobody gets the button twice in a row.  Only after a special hand
-        (heads-up, a fresh start) can the dead-button rule give it back to the same
-        player; then the button goes dead on the seat just right of the small blind
-        if nobody plays from it (the same player still acts last, as Robert's dead
-        button allows; only the label, and D9's odd chip, move)."""
+        """B1: nobody gets the button twice in a row.
+
+        Only around heads-up play, where the button posts the small blind (D3), can
+        B1's "the button goes to the last small blind" give it back to the same
+        player: going from two players to three, or from one heads-up opponent to
+        another when the big blind sits out.  Then the button is dead (B1's own
+        remedy).  With three or more players it goes on the seat just right of the
+        small blind when nobody plays from it; when the last holder sits there (no
+        seat between them and the small blind), it lies dead between the two.
+        Heads-up, the same player still posts the small blind in the button's
+        place and acts as D3 says, without holding it.  Either way nobody holds
+        it, the same player acts last, as a dead button always allows (Robert's),
+        and the order of play, the deal and D9's odd chip are unchanged.  RULES.md
+        does not say how B1's procedure and its "never twice in a row" meet here;
+        every other sentence of B1 and D3 holds (house ruling, in the README)."""
         last = self._last
         if last is None or last.button_player is None:
             return
@@ -704,8 +730,10 @@ class SeatingTable:
         if holder is None or d.button not in d.dealt or holder.player_id != last.button_player:
             return
         s = self._prev(d.small_blind_position)
-        if s != d.button and s not in d.dealt:
+        if len(d.dealt) > 2 and s != d.button and s not in d.dealt:
             d.button = s
+        else:
+            d.button_dead = True
 
     def _new_game(
         self,
@@ -745,8 +773,7 @@ class SeatingTable:
             if s not in d.dealt:
                 p = self._seats[s]
                 d.waiting[s] = Waiting.AWAY if p.away else Waiting.NO_CHIPS
-        if n > 2:
-            self._avoid_repeat_button(d)
+        self._avoid_repeat_button(d)
         return self._make_plan(d, missed_big, missed_small, passed, new_game=True)
 
     def _clockwise_from(self, seat: int) -> list[int]:
@@ -790,6 +817,7 @@ class SeatingTable:
             stacks=tuple(self._seats[s].chips for s in order),
             posts=tuple(posts),
             button=d.button,
+            button_dead=d.button_dead or d.button not in d.dealt,
             small_blind=d.small_blind,
             small_blind_position=d.small_blind_position,
             big_blind=d.big_blind,
@@ -876,13 +904,12 @@ class SeatingTable:
             p = self._same_player(plan, s)
             if p is not None and not p.new:
                 p.missed_small = p.button_must_pass = True
-        holder = self._seats.get(plan.button)
         self._last = _History(
             big_blind=plan.big_blind,
             big_blind_player=plan.players[plan.index(plan.big_blind)],
             small_blind_position=plan.small_blind_position,
             button=plan.button,
-            button_player=holder.player_id if plan.button in plan.seats and holder else None,
+            button_player=plan.button_player,
         )
 
     def _same_player(self, plan: HandPlan, seat: int) -> SeatedPlayer | None:

@@ -204,6 +204,8 @@ def history_phh(
         user["_small_bet"] = config.small_bet
         user["_big_bet"] = config.big_bet
         user["_button_seat"] = started.button_seat
+        if started.button_dead:
+            user["_button_dead"] = True  # B1: nobody held it
         if any(dead):
             user["_dead_blinds"] = list(dead)  # B3/B4: in the pot, part of nobody's bet
     fields["starting_stacks"] = [s.stack for s in started.seats]

@@ -368,6 +368,7 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             hands_played=table.seating.hands_played,
             max_orbits_away=table.max_orbits_away,
             button_seat=table.seating.button or 0,
+            button_dead=table.seating.button_dead,
         )
 
     def _update_gauges(self) -> None:
@@ -714,6 +715,7 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             play=True,
             dealt_in=dealt_in,
             button_seat=plan.button or 0,
+            button_dead=plan.button_dead,
             big_blind_seat=plan.big_blind or 0,
             small_blind_seat=plan.small_blind or 0,
             posts=posts,

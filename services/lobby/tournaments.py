@@ -811,6 +811,7 @@ class TournamentBook:
             posts.sort(key=lambda p: order.index(p[0]))
             response.posts.extend(pb.Post(seat=s, amount=a, live=True) for s, a in posts)
             response.button_seat = button
+            response.button_dead = button not in occupied
             response.small_blind_seat = small
             response.big_blind_seat = big
             # The small-blind position even when it is dead (nobody posts it).

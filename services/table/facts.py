@@ -52,6 +52,7 @@ class Post:
 class HandStarted:
     seats: tuple[SeatInfo, ...]
     button_seat: int
+    button_dead: bool
     posts: tuple[Post, ...]
     commitment: bytes
 
@@ -246,6 +247,7 @@ def view(fact: Fact, viewer: Viewer, *, seq: int, table_id: str, hand_id: str) -
             pb.HandStarted(
                 seats=[_seat_info(s) for s in fact.seats],
                 button_seat=fact.button_seat,
+                button_dead=fact.button_dead,
                 posts=[pb.Post(seat=p.seat, amount=p.amount, kind=p.kind) for p in fact.posts],
                 deck_commitment=fact.commitment,
             )

@@ -101,6 +101,7 @@ class Hand:
     names: list[str]
     start_stacks: list[int]
     button_seat: int = 0
+    button_dead: bool = False  # B1: nobody holds the button (NextHandResponse)
     state: bpb.BettingState = field(default_factory=bpb.BettingState)
     cards: list[f.PlayerCards] = field(default_factory=list)
     community_card: str = ""
@@ -336,6 +337,7 @@ class HandRunner:
             f.HandStarted(
                 seats=self._seat_infos(),
                 button_seat=0,
+                button_dead=False,
                 posts=self._antes(),
                 commitment=h.commitment,
             )
@@ -434,6 +436,7 @@ class HandRunner:
             f.HandStarted(
                 seats=self._seat_infos(),
                 button_seat=h.button_seat,
+                button_dead=h.button_dead,
                 posts=(*self._antes(), *self._blinds()),
                 commitment=h.commitment,
             )

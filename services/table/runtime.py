@@ -242,6 +242,7 @@ class TableRuntime:
             names=[s.name for s in plan.dealt_in],
             start_stacks=[s.stack for s in plan.dealt_in],
             button_seat=plan.button_seat,
+            button_dead=plan.button_dead,
         )
         preset, self.preset_order = self.preset_order, []
         runner = HandRunner(
@@ -494,6 +495,7 @@ class TableRuntime:
         snap.your_seat = seat
         snap.street = hand.street
         snap.button_seat = hand.button_seat
+        snap.button_dead = hand.button_dead
         snap.community_card = hand.community_card
         snap.deck_commitment = hand.commitment
         snap.event_seq = len(hand.facts)

@@ -22,9 +22,11 @@ What is checked on every plan, from what GetTable said just before it (a seat is
 - B1, nobody skips the big blind: no ready seat sits strictly between the last
   big blind and this one, the big blind never goes to the same player twice in a
   row, and a player who stays ready posts it before it has travelled a full circle;
-- B1, nobody gets the button twice in a row, with three or more players in both
-  hands; the one exception is the hand after a heads-up hand, where the button
-  posted the small blind (the library's documented case);
+- B1, nobody gets the button twice in a row, in every pair of hands played: a
+  player holds it when it is on their seat, they are dealt in, and it is not dead
+  (``button_dead``: on an empty seat, on a player not dealt in, or, around
+  heads-up play where the button posts the small blind, on the last holder's
+  seat: they play the position without holding the button);
 - B1: the small blind, outside heads-up, is the last big blind's seat and player,
   unless the hand is a fresh start (everyone ready dealt in, nobody posting
   anything but the two blinds: the library restarts play rather than stall).
@@ -54,6 +56,15 @@ HANDS_PER_TABLE = int(os.environ.get("POKER_LOBBY_GRPC_HANDS", "1000"))  # 5 x 1
 POOL = 12  # players per table who come and go
 ENTRIES = [pb.ENTRY_POST_NOW, pb.ENTRY_WAIT_FOR_BIG_BLIND, pb.ENTRY_WAIT_FOR_BUTTON]
 RETURNS = [pb.RETURN_CHOICE_POST, pb.RETURN_CHOICE_WAIT_FOR_BIG_BLIND]
+
+
+def holder(hand: pb.NextHandResponse) -> str | None:
+    """Who holds the button (B1): None when it is dead, empty or not dealt in."""
+    players = {s.seat: s.player_id for s in hand.dealt_in}
+    if hand.button_seat not in players:
+        assert hand.button_dead, "a button on a seat not dealt in is dead"
+        return None
+    return None if hand.button_dead else players[hand.button_seat]
 
 
 def dist(a: int, b: int) -> int:
@@ -166,12 +177,14 @@ class Simulation:
             # Only a fresh start gives the small blind to another player.
             assert set(seats) == set(ready) and len(posts) == 2, "small blind misplaced"
             self.stats["fresh start"] += 1
-        prev_seats = [s.seat for s in prev.dealt_in]
-        if len(seats) >= 3 and prev.button_seat in prev_seats and button in seats:
-            if players[button] == prev_players[prev.button_seat]:
-                assert len(prev_seats) == 2, "the button twice in a row"
-                self.stats["button kept after heads-up"] += 1
+        held, was_held = holder(hand), holder(prev)
+        if held is not None and was_held is not None:
+            assert held != was_held, ("the button twice in a row", was_held)
             self.stats["button checked"] += 1
+        if hand.button_dead and button in seats:
+            assert heads_up or len(prev.dealt_in) == 2, "a dead button on a dealt seat"
+            assert players[button] == was_held
+            self.stats["button dead between seats"] += 1
         step = dist(b0, b1) or SIZE
         for s, pid in ready.items():
             if pid not in self.travel:
@@ -258,6 +271,14 @@ def test_B1_nobody_skips_the_big_blind_or_gets_the_button_twice_over_grpc(
         totals.update(sim.stats)
         totals["seconds"] += round(time.monotonic() - started)
     assert totals["hands"] == len(SEEDS) * HANDS_PER_TABLE, totals
-    for key in ("heads-up", "dead money", "voided", "seat lost", "button checked", "orbit checked"):
+    for key in (
+        "heads-up",
+        "dead money",
+        "voided",
+        "seat lost",
+        "button checked",
+        "button dead between seats",
+        "orbit checked",
+    ):
         assert totals[key] > 0, (key, totals)
     ledger(big_lobby)

@@ -76,8 +76,31 @@ def test_B1_button_dead_on_the_empty_seat_of_the_last_small_blind(lobby: LobbySt
     players[3].stand()  # the button would go to seat 3
     hand = play(lobby, tid)
     assert positions(hand) == (3, 4, 5)  # dead button on the empty seat 3
+    assert hand.button_dead
     assert dealt(hand) == [4, 5, 1, 2]
     assert posts(hand) == [(4, SB, True), (5, BB, True)]
+
+
+def test_B1_nobody_gets_the_button_twice_in_a_row_back_from_heads_up(lobby: LobbyStub) -> None:
+    """Heads-up the button posts the small blind (D3), so B1's "the button goes to
+    the last small blind" would give it to the same player again when a third
+    player comes in.  The button is dead instead: with seat 1 just right of the
+    small blind (seat 2) there is no empty seat for it, so it lies dead on seat 1,
+    whose player still acts last but does not hold it; then it moves on."""
+    tid = create_table(lobby).table_id
+    seated(lobby, tid, [1, 2])
+    heads_up = play(lobby, tid)
+    assert positions(heads_up) == (1, 1, 2) and not heads_up.button_dead  # D3
+    Player(lobby, "p4").sit(tid, 4, entry=pb.ENTRY_POST_NOW)  # due the big blind
+    three = play(lobby, tid)
+    assert positions(three) == (1, 2, 4) and three.button_dead
+    assert dealt(three) == [2, 4, 1]  # seat 1 still acts last
+    assert posts(three) == [(2, SB, True), (4, BB, True)]
+    table = get_table(lobby, tid)
+    assert table.button_seat == 1 and table.button_dead
+    after = play(lobby, tid)
+    assert positions(after) == (2, 4, 1) and not after.button_dead  # B1: the last SB
+    assert positions(play(lobby, tid)) == (4, 1, 2)
 
 
 def test_B1_no_small_blind_when_the_last_big_blind_left(lobby: LobbyStub) -> None:
@@ -381,16 +404,18 @@ def test_D3_heads_up_from_three_players_button_posts_the_small_blind(lobby: Lobb
     Player(lobby, "third").sit(tid, 1, entry=pb.ENTRY_POST_NOW)
     three = play(lobby, tid)
     # Back to three: B1 moves the big blind on (to the newcomer, B2a) and gives the
-    # small blind to the last big blind; the button goes to the last small blind,
-    # which heads-up was the button itself.  That is the one case where the same
-    # player keeps the button (the library's documented exception: with no empty
-    # seat between them and the small blind the label cannot go dead there).
+    # small blind to the last big blind; the button would go to the last small
+    # blind, which heads-up was the button itself.  Nobody gets it twice in a row:
+    # with no empty seat right of the small blind it lies dead on the holder's
+    # seat, who still acts last but does not hold it.
     holder, last_big = following.button_seat, following.big_blind_seat
-    assert positions(three) == (holder, last_big, 1)
+    assert not following.button_dead
+    assert positions(three) == (holder, last_big, 1) and three.button_dead
     assert dealt(three) == [last_big, 1, holder]
     assert posts(three) == [(last_big, SB, True), (1, BB, True)]
     after = play(lobby, tid)
-    assert after.button_seat != three.button_seat  # and then it moves on (B1)
+    assert positions(after) == (last_big, 1, holder)  # then it moves on (B1)
+    assert not after.button_dead
 
 
 def test_S3_im_in_said_during_a_hand_is_for_the_next_one(lobby: LobbyStub) -> None:

@@ -168,10 +168,33 @@ def test_two_to_three_new_player_due_big_blind__D3() -> None:
     assert not plan.heads_up
     assert plan.big_blind == 2 and plan.small_blind == 1
     # Player 3 had the button heads-up: it goes dead right of the small blind.
-    assert plan.button == 5
+    assert plan.button == 5 and plan.button_dead and plan.button_player is None
     assert plan.seats == (1, 2, 3)
     assert posts(plan) == [(1, PostKind.SMALL_BLIND, SB, True), (2, PostKind.BIG_BLIND, BB, True)]
     assert positions(play(t)) == (1, 2, 3)
+
+
+def test_two_to_three_no_seat_for_the_dead_button__B1() -> None:
+    """Back from heads-up, B1 would give the button to the last small blind, who
+    was the heads-up button (D3): the same player twice.  Here the holder sits just
+    right of the small blind, so there is no empty seat to take the dead button:
+    it lies dead between them.  Player 1 still acts last (as under any dead
+    button) but nobody holds the button, and the next hand it moves on."""
+    t = draw_table([1, 2])
+    heads_up = play(t, button=1)
+    assert positions(heads_up) == (1, 1, 2) and heads_up.button_player == "p1"  # D3
+    t.sit_down(4, "p4", 10_000)  # due the big blind, which moves on from seat 2
+    plan = play(t)
+    assert not plan.heads_up
+    assert plan.big_blind == 4 and plan.small_blind == 2  # B1, B2a
+    assert plan.button == 1 and plan.button_dead and plan.button_player is None
+    assert plan.seats == (2, 4, 1)  # play still runs from the left of seat 1
+    assert posts(plan) == [(2, PostKind.SMALL_BLIND, SB, True), (4, PostKind.BIG_BLIND, BB, True)]
+    following = play(t)
+    assert positions(following) == (2, 4, 1)  # the last small blind gets it
+    assert not following.button_dead and following.button_player == "p2"
+    third = play(t)
+    assert positions(third) == (4, 1, 2) and third.button_player == "p4"
 
 
 def test_heads_up_button_owes_only_the_small_blind__D3() -> None:

@@ -138,21 +138,23 @@ class Simulation:
         if plan.small_blind is not None and not (plan.heads_up or plan.new_game):
             assert plan.small_blind == b0
             assert plan.players[plan.index(b0)] == prev_bb_player
-        # B1: nobody gets the button twice in a row (three or more players in both
-        # hands).  Coming out of heads-up, where the button posted the small blind,
-        # B1's "the button goes to the last small blind" may hand it back: the
-        # button then goes dead just right of the small blind unless a player
-        # dealt in (the holder or another) sits there.
-        if len(seats) >= 3 and prev.button in prev.seats and plan.button in seats:
-            holder = prev.players[prev.index(prev.button)]
-            if plan.players[plan.index(plan.button)] == holder:
-                assert prev.heads_up, "button twice in a row"
-                sb_pos = plan.small_blind_position
-                assert sb_pos is not None
-                right_of_sb = (sb_pos - 2) % SIZE + 1
-                assert right_of_sb == plan.button or right_of_sb in seats
-                self.stats["button kept after heads-up"] += 1
+        # B1: nobody gets the button twice in a row, in every pair of hands played
+        # (heads-up included).  A player holds it when it is on their seat, they are
+        # dealt in and it is not dead; a dead button is held by nobody.
+        assert plan.button_dead == (plan.button_player is None)
+        if plan.button not in seats:
+            assert plan.button_dead, "a button on a seat not dealt in is dead"
+        holder = prev.button_player
+        if holder is not None and plan.button_player is not None:
+            assert plan.button_player != holder, ("button twice in a row", holder)
             self.stats["button checked"] += 1
+        if plan.button_dead and plan.button in seats:
+            # A dead button on a player's seat happens only around heads-up play,
+            # where the holder posted the small blind (D3): going heads-up, or back
+            # to three with no seat between the holder and the small blind.
+            assert plan.heads_up or prev.heads_up or prev.new_game, "dead button on a dealt seat"
+            assert plan.players[plan.index(plan.button)] == holder
+            self.stats["button dead between seats"] += 1
         # Once per orbit.
         step = dist(b0, b1) or SIZE
         for s in range(1, SIZE + 1):
@@ -231,5 +233,12 @@ def test_property_run_covered_the_cases__B1() -> None:
     if not TOTALS:
         test_dead_button_properties_over_random_hands__B1()
     assert TOTALS["hands"] >= 5_000 * HANDS_PER_EXAMPLE // 1000
-    for key in ("heads-up", "dead", "seat lost", "button checked", "orbit checked"):
+    for key in (
+        "heads-up",
+        "dead",
+        "seat lost",
+        "button checked",
+        "button dead between seats",
+        "orbit checked",
+    ):
         assert TOTALS[key] > 0, key
