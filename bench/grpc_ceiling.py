@@ -43,6 +43,8 @@ from typing import Any
 
 import grpc
 
+from service_kit import loop as event_loop
+
 ROOT = Path(__file__).resolve().parents[1]
 
 SERVICE = "bench.Echo"
@@ -265,7 +267,7 @@ async def measure_ceilings(seconds: float = 2.5) -> dict[str, float]:
 
 def run(seconds: float = 2.5) -> dict[str, float]:
     """``measure_ceilings`` in its own event loop (for ``bench.run``)."""
-    return asyncio.run(measure_ceilings(seconds))
+    return event_loop.run(measure_ceilings(seconds))  # the services' loop
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -282,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "serve":
         with contextlib.suppress(KeyboardInterrupt):
-            return asyncio.run(
+            return event_loop.run(
                 serve(args.host, args.port, stop_on_stdin_eof=args.stop_on_stdin_eof)
             )
         return 0

@@ -38,6 +38,7 @@ from grpc import aio
 from poker.common.v1 import common_pb2
 from poker.table.v1 import table_pb2
 from poker_bots import PlayStats, RandomBot, TableView, play
+from service_kit import loop as event_loop
 
 CONNECT_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
@@ -210,7 +211,7 @@ async def run() -> dict[str, Any]:
 
 
 def main() -> int:
-    results = asyncio.run(run())
+    results = event_loop.run(run())  # EVENT_LOOP, as the services
     print(json.dumps(results), flush=True)
     return 0 if results["clean"] and results["connected"] else 1
 

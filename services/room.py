@@ -37,6 +37,7 @@ from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
 from poker_bots import make_bot, play
+from service_kit import loop as event_loop
 
 from .stack import Stack
 
@@ -364,7 +365,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the random bots")
     parser.add_argument("--timeout", type=float, default=900, help="give up after this many s")
     args = parser.parse_args(argv)
-    sys.exit(asyncio.run(run(args)))
+    sys.exit(event_loop.run(run(args)))
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from poker.lobby.v1 import lobby_pb2_grpc, tournament_pb2_grpc
 from poker.lobby.v1 import tournament_pb2 as tpb
 from poker_bots import make_bot
 from poker_bots.tournament import play_tournament
+from service_kit import loop as event_loop
 
 from .stack import Stack
 
@@ -320,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
 
     env = {"table": {"TABLE_IDLE_POLL_S": "0.05", "TABLE_DISCOVERY_S": "0.2"}}
     with Stack(ports=args.ports, env=env) as stack:
-        report = asyncio.run(
+        report = event_loop.run(
             run(stack.target("lobby"), stack.target("table"), request, args.players, say=say)
         )
     print(

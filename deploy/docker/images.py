@@ -51,6 +51,7 @@ RUNTIME_PACKAGES = (
     "prometheus-client",
     "psycopg",  # the lobby on PostgreSQL (LOBBY_DB=postgresql://...)
     "psycopg-binary",  # its libpq, prebuilt: no compiler in the image
+    "uvloop",  # the services' event loop (service_kit.loop)
     "typing-extensions",
 )
 # The code copied into /app: the libraries the services import and the services.

@@ -27,6 +27,7 @@ from grpc_reflection.v1alpha import reflection
 from .errors import ErrorCodes, ErrorInterceptor
 from .health import HEALTH_SERVICE, Health
 from .logs import configure_logging, get_logger
+from .loop import event_loop_name, run
 from .metrics import PrometheusInterceptor, start_metrics_server
 from .settings import ConfigError, ServerSettings
 
@@ -109,9 +110,10 @@ def run_service(
         settings = ServerSettings.from_env(
             default_port=default_port, default_metrics_port=default_metrics_port
         )
+        loop = event_loop_name()
         configure_logging(name, settings.log_level)
         spec = spec_factory()
     except ConfigError as error:
         print(f"{name}: configuration error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    sys.exit(asyncio.run(serve(spec, settings)))
+    sys.exit(run(serve(spec, settings), loop=loop))

@@ -19,6 +19,8 @@ SHUTDOWN_DRAIN_S   0                             after SIGTERM, seconds health r
                                                  load balancers notice first)
 SHUTDOWN_GRACE_S   5                             seconds in-flight RPCs get to finish
 MAX_MESSAGE_BYTES  4194304                       largest request accepted
+EVENT_LOOP         uvloop                        uvloop, or asyncio for the stdlib loop
+                                                 (``service_kit.loop``)
 =================  ============================  =========================================
 """
 

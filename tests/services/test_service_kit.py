@@ -58,6 +58,24 @@ def test_bad_settings_name_the_variable(read: Any, message: str) -> None:
         read()
 
 
+def test_event_loop_is_uvloop_unless_asyncio_is_asked_for() -> None:
+    """service_kit.loop: EVENT_LOOP picks the loop every service and bot runs on."""
+    import uvloop
+
+    from service_kit import loop
+
+    assert loop.event_loop_name({}) == "uvloop"
+    assert loop.event_loop_name({"EVENT_LOOP": "asyncio"}) == "asyncio"
+    with pytest.raises(ConfigError, match="EVENT_LOOP"):
+        loop.event_loop_name({"EVENT_LOOP": "trio"})
+
+    async def which() -> type:
+        return type(asyncio.get_running_loop())
+
+    assert issubclass(loop.run(which(), loop="uvloop"), uvloop.Loop)
+    assert not issubclass(loop.run(which(), loop="asyncio"), uvloop.Loop)
+
+
 def test_env_bool_spellings() -> None:
     for raw in ("1", "true", "YES", "on"):
         assert env_bool("F", False, environ={"F": raw})

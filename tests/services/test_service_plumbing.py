@@ -157,8 +157,10 @@ def test_metrics_expose_standard_grpc_families(processes: dict[str, ServiceProce
     assert shown[("grpc_server_handled_total", settle)] >= 1
 
 
-def test_sigterm_goes_not_serving_then_exits_cleanly() -> None:
-    with ServiceProcess("dealer", {"SHUTDOWN_DRAIN_S": "1"}) as process:
+@pytest.mark.parametrize("event_loop", ["uvloop", "asyncio"])
+def test_sigterm_goes_not_serving_then_exits_cleanly(event_loop: str) -> None:
+    """On either event loop (EVENT_LOOP; uvloop is the default)."""
+    with ServiceProcess("dealer", {"SHUTDOWN_DRAIN_S": "1", "EVENT_LOOP": event_loop}) as process:
         with grpc.insecure_channel(process.target) as channel:
             health = health_pb2_grpc.HealthStub(channel)
             request = health_pb2.HealthCheckRequest(service=SERVICES["dealer"])
@@ -181,3 +183,10 @@ def test_a_bad_setting_stops_the_service_with_a_clear_message() -> None:
     assert process.proc.wait(timeout=30) == 2
     process.terminate()
     assert "DEALER_MAX_DECKS='lots': expected an integer" in process.log
+
+
+def test_an_unknown_event_loop_stops_the_service_with_a_clear_message() -> None:
+    process = ServiceProcess("dealer", {"EVENT_LOOP": "tokio"})
+    assert process.proc.wait(timeout=30) == 2
+    process.terminate()
+    assert "EVENT_LOOP='tokio': expected one of uvloop, asyncio" in process.log
