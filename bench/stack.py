@@ -31,8 +31,10 @@ Keys (``bench.run`` group ``stack``):
 - ``stack_rpcs_per_hand``: ``table_downstream_calls_total{transport="unary"}``
   delta per hand, every method but ``ListTables`` (the table service's table
   discovery, once a second whatever the load); ``stack_session_messages_per_hand``:
-  the betting calls made as messages of the betting ``Session`` stream (one
-  request and one response each); ``stack_interservice_calls_per_hand``: both;
+  the betting calls made over the betting stream (``SessionBatches``);
+  ``stack_betting_stream_messages_per_hand``: the messages that carried them (a
+  batch of calls is one request message and one response message);
+  ``stack_interservice_calls_per_hand``: unary RPCs and betting calls;
   ``stack_{betting,dealer,showdown,lobby}_rpcs_per_hand``: the
   same calls counted by each server (``grpc_server_handled_total``, lobby
   ``ListTables`` excluded), whose sum ``stack_server_rpcs_per_hand`` cross-checks;
@@ -236,6 +238,10 @@ def figures_of(
     rpcs_per_hand = (_downstream_rpcs(t1) - _downstream_rpcs(t0)) * per_hand
     session_per_hand = (_downstream_rpcs(t1, "stream") - _downstream_rpcs(t0, "stream")) * per_hand
     messages_per_hand = delta("table_stream_messages_total") * per_hand
+    b0, b1 = before.samples["betting"], after.samples["betting"]
+    batches = total(b1, "grpc_server_msg_received_total", grpc_method="SessionBatches") - total(
+        b0, "grpc_server_msg_received_total", grpc_method="SessionBatches"
+    )
     unary = ceilings[grpc_ceiling.UNARY_CONCURRENT]
     stream = ceilings[grpc_ceiling.STREAM_CONCURRENT]
     out: dict[str, float] = {
@@ -247,6 +253,8 @@ def figures_of(
         "stack_turn_latency_samples": bots["latency_samples"],
         "stack_rpcs_per_hand": round(rpcs_per_hand, 2),
         "stack_session_messages_per_hand": round(session_per_hand, 2),
+        # The betting stream's messages: calls travel in batches (SessionBatches).
+        "stack_betting_stream_messages_per_hand": round(batches * per_hand, 2),
         "stack_interservice_calls_per_hand": round(rpcs_per_hand + session_per_hand, 2),
         "stack_stream_messages_per_hand": round(messages_per_hand, 2),
         "stack_player_messages_per_hand": round(

@@ -18,7 +18,8 @@ POSITIVE = (
     "stack_turn_latency_samples",
     "stack_rpcs_per_hand",
     "stack_server_rpcs_per_hand",
-    "stack_session_messages_per_hand",  # betting goes over its Session stream
+    "stack_session_messages_per_hand",  # betting goes over its SessionBatches stream
+    "stack_betting_stream_messages_per_hand",  # in batches
     "stack_interservice_calls_per_hand",
     "stack_dealer_rpcs_per_hand",
     "stack_lobby_rpcs_per_hand",

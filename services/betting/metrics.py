@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prometheus_client import Counter
+from prometheus_client import Counter, Histogram
 
 from poker_rules.config import Game
 
@@ -23,6 +23,11 @@ SESSION_CALLS = Counter(
     "betting_session_calls",
     "Calls answered on Session streams, by method and status code.",
     ("method", "code"),
+)
+SESSION_BATCH_CALLS = Histogram(
+    "betting_session_batch_calls",
+    "Calls per SessionBatches message: how much batching saves over one message each.",
+    buckets=(1, 2, 3, 4, 6, 8, 12, 16, 24, 32),
 )
 
 # Every game's series exists from the first scrape at 0, so rate() over a game's

@@ -26,7 +26,14 @@ from poker_wire.betting import action_from_pb, legal_to_pb, outcome_to_pb, state
 from service_kit.errors import FailedPreconditionError, InvalidArgumentError, ServiceError
 from service_kit.logs import get_logger
 
-from .metrics import ACTIONS, HANDS_UNCONTESTED, ROUNDS_STARTED, SESSION_CALLS, TIMEOUTS
+from .metrics import (
+    ACTIONS,
+    HANDS_UNCONTESTED,
+    ROUNDS_STARTED,
+    SESSION_BATCH_CALLS,
+    SESSION_CALLS,
+    TIMEOUTS,
+)
 
 ERROR_CODES: dict[type[BaseException], grpc.StatusCode] = {
     # Not on the menu, not your turn, nobody to act: the state cannot serve it.
@@ -141,11 +148,29 @@ class BettingServicer(pb_grpc.BettingServicer):
     ) -> AsyncIterator[pb.SessionResponse]:
         """The four calls over one stream, answered in order (see the proto)."""
         async for request in request_iterator:
-            yield await self._session_call(request, context)
+            reply = pb.SessionResponse()
+            await self._session_call(request, reply, context)
+            yield reply
 
-    async def _session_call(self, request: pb.SessionRequest, context: Any) -> pb.SessionResponse:
+    async def SessionBatches(
+        self, request_iterator: AsyncIterator[pb.SessionBatch], context: Any
+    ) -> AsyncIterator[pb.SessionBatchReply]:
+        """Session's calls, a batch per message, answered in order (see the proto)."""
+        async for batch in request_iterator:
+            if not batch.calls:
+                raise InvalidArgumentError("a batch carries at least one call")
+            replies = pb.SessionBatchReply()
+            for request in batch.calls:
+                await self._session_call(request, replies.replies.add(), context)
+            SESSION_BATCH_CALLS.observe(len(batch.calls))
+            yield replies
+
+    async def _session_call(
+        self, request: pb.SessionRequest, reply: pb.SessionResponse, context: Any
+    ) -> None:
+        """Answer one call into ``reply``; a refusal is the reply's error, not raised."""
         method = request.WhichOneof("call")
-        reply = pb.SessionResponse(id=request.id)
+        reply.id = request.id
         code = grpc.StatusCode.OK
         try:
             if method == "apply_action":
@@ -173,7 +198,6 @@ class BettingServicer(pb_grpc.BettingServicer):
             reply.error.code = code.value[0]
             reply.error.message = message
         SESSION_CALLS.labels(method or "none", code.name).inc()
-        return reply
 
 
 def _kind(error: BaseException) -> type[BaseException]:

@@ -2,11 +2,13 @@
 deadline and counted.
 
 Betting decisions, the bulk of a hand's calls (one per decision), go over the
-betting service's ``Session`` stream: one long-lived stream per table-service
-process, each call a request message matched to its response by id.  A stream
+betting service's ``SessionBatches`` stream: one long-lived stream per
+table-service process, each call a request matched to its response by id, and
+every call waiting when a message goes out carried in that message.  A stream
 message costs a fraction of a unary call in grpc.aio (the ceiling benchmark
-measures both), and the betting service stays stateless: every request carries
-its state.  ``TABLE_BETTING_SESSION=0`` makes them unary calls again.
+measures both), a batch costs about one message, and the betting service stays
+stateless: every request carries its state.  ``TABLE_BETTING_SESSION=0`` makes
+them unary calls again.
 
 Every failure, unary or on the stream (refused, deadline passed, stream broken),
 reaches the caller as ``DownstreamError`` with the status code, so the hand runner
@@ -72,35 +74,54 @@ _SESSION_FIELDS = {
 
 
 class BettingSession:
-    """Betting calls as messages of one ``Session`` stream, reopened when broken."""
+    """Betting calls as messages of one ``SessionBatches`` stream, reopened when broken.
+
+    Every call waiting when a message is written goes into that message: while one
+    batch is on its way, the calls the process's other tables make queue up and
+    leave together in the next.  With one table nothing waits (a batch of one);
+    with twenty busy tables a message carries several calls, and both sides pay
+    grpc.aio's per-message cost once for them all.  Each call keeps its own
+    deadline and its own answer or error."""
 
     def __init__(self, stub: betting_pb2_grpc.BettingAsyncStub, deadline: float) -> None:
         self._stub = stub
         self._deadline = deadline
-        self._queue: asyncio.Queue[bpb.SessionRequest | None] | None = None
+        self._queue: asyncio.Queue[tuple[int, str, Any] | None] | None = None
         self._pending: dict[int, asyncio.Future[bpb.SessionResponse]] = {}
         self._ids = itertools.count(1)
         self._reader: asyncio.Task[None] | None = None
 
-    def _open(self) -> asyncio.Queue[bpb.SessionRequest | None]:
-        queue: asyncio.Queue[bpb.SessionRequest | None] = asyncio.Queue()
+    def _open(self) -> asyncio.Queue[tuple[int, str, Any] | None]:
+        queue: asyncio.Queue[tuple[int, str, Any] | None] = asyncio.Queue()
 
-        async def requests() -> AsyncIterator[bpb.SessionRequest]:
-            while (request := await queue.get()) is not None:
-                yield request
+        async def batches() -> AsyncIterator[bpb.SessionBatch]:
+            while (item := await queue.get()) is not None:
+                batch = bpb.SessionBatch()
+                while item is not None:
+                    call_id, field, request = item
+                    message = batch.calls.add()
+                    message.id = call_id
+                    getattr(message, field).CopyFrom(request)
+                    if queue.empty():
+                        break
+                    item = queue.get_nowait()
+                yield batch
+                if item is None:  # closed while batching
+                    return
 
-        call = self._stub.Session(requests())
+        call = self._stub.SessionBatches(batches())
         self._queue = queue
         self._reader = asyncio.create_task(self._read(call, queue), name="betting session")
         return queue
 
-    async def _read(self, call: Any, queue: asyncio.Queue[bpb.SessionRequest | None]) -> None:
+    async def _read(self, call: Any, queue: asyncio.Queue[tuple[int, str, Any] | None]) -> None:
         failure = DownstreamError(grpc.StatusCode.UNAVAILABLE, "betting session ended")
         try:
-            async for response in call:
-                future = self._pending.pop(response.id, None)
-                if future is not None and not future.done():
-                    future.set_result(response)
+            async for reply in call:
+                for response in reply.replies:
+                    future = self._pending.pop(response.id, None)
+                    if future is not None and not future.done():
+                        future.set_result(response)
         except grpc.aio.AioRpcError as error:
             failure = DownstreamError(error.code(), error.details() or "betting session failed")
         finally:
@@ -111,21 +132,28 @@ class BettingSession:
                     future.set_exception(failure)
             self._pending.clear()
 
+    def _expire(self, call_id: int, method: str) -> None:
+        future = self._pending.pop(call_id, None)
+        if future is not None and not future.done():
+            future.set_exception(
+                DownstreamError(
+                    grpc.StatusCode.DEADLINE_EXCEEDED, f"betting {method}: no answer in time"
+                )
+            )
+
     async def call(self, method: str, request: Any) -> Any:
         queue = self._queue or self._open()
         call_id = next(self._ids)
-        future: asyncio.Future[bpb.SessionResponse] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[bpb.SessionResponse] = loop.create_future()
         self._pending[call_id] = future
-        message = bpb.SessionRequest(id=call_id)
-        getattr(message, _SESSION_FIELDS[method]).CopyFrom(request)
-        queue.put_nowait(message)
+        queue.put_nowait((call_id, _SESSION_FIELDS[method], request))
+        # One timer per call (cheaper than asyncio.wait_for's task and waiter).
+        timer = loop.call_later(self._deadline, self._expire, call_id, method)
         try:
-            response = await asyncio.wait_for(future, self._deadline)
-        except TimeoutError:
-            self._pending.pop(call_id, None)
-            raise DownstreamError(
-                grpc.StatusCode.DEADLINE_EXCEEDED, f"betting {method}: no answer in time"
-            ) from None
+            response = await future
+        finally:
+            timer.cancel()
         if response.HasField("error"):
             code = _CODES.get(response.error.code, grpc.StatusCode.UNKNOWN)
             raise DownstreamError(code, response.error.message)

@@ -455,3 +455,39 @@ def test_session_answers_each_call_in_order_and_survives_refusals__S5(
     assert legal.legal_actions.legal.seat == seat
     assert empty.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
     assert timed_out.response.applied.kind == common.ACTION_KIND_BRING_IN  # S10: posts it
+
+
+def test_session_batches_answer_every_call_in_order_like_session__S5(
+    betting: BettingStub,
+) -> None:
+    """SessionBatches: the same calls as Session, several per message, answered by
+    one message each with the replies in order; refusals stay per call, and an
+    empty batch is INVALID_ARGUMENT (it ends the stream)."""
+    state, _ = _opened_stud(betting)
+    seat = state.players[state.to_act].seat
+    bring_in = common.Action(kind=common.ACTION_KIND_BRING_IN)
+    check = common.Action(kind=common.ACTION_KIND_CHECK)
+    calls = [
+        pb.SessionRequest(
+            id=1, apply_action=pb.ApplyActionRequest(state=state, action=check, seat=seat)
+        ),
+        pb.SessionRequest(
+            id=2, apply_action=pb.ApplyActionRequest(state=state, action=bring_in, seat=seat)
+        ),
+        pb.SessionRequest(id=3),
+        pb.SessionRequest(id=4, legal_actions=pb.LegalActionsRequest(state=state)),
+    ]
+    batches = [pb.SessionBatch(calls=calls[:3]), pb.SessionBatch(calls=calls[3:])]
+    replies = list(betting.SessionBatches(iter(batches), timeout=5))
+    assert [[r.id for r in reply.replies] for reply in replies] == [[1, 2, 3], [4]]
+    one_by_one = list(betting.Session(iter(calls), timeout=5))
+    assert [r for reply in replies for r in reply.replies] == one_by_one
+    refused, applied, empty = replies[0].replies
+    assert refused.error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
+    assert applied.response.applied.kind == common.ACTION_KIND_BRING_IN
+    assert empty.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+
+    with pytest.raises(grpc.RpcError) as error:
+        list(betting.SessionBatches(iter([pb.SessionBatch()]), timeout=5))
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "at least one call" in (error.value.details() or "")
