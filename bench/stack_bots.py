@@ -52,6 +52,10 @@ class Window:
     started: float = 0.0
     ended: float = 0.0
     latencies: list[float] = field(default_factory=list)
+    # The same samples by what the table had to do in between: "turn" (the next
+    # player, same street), "street" (the round ended: cards dealt, a new round
+    # opened), "hand" (the action ended the hand: HandFinished).
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
     hands_seen: int = 0  # HandFinished events received by all bots
     actions: int = 0
     events: int = 0
@@ -61,10 +65,11 @@ class Window:
 class TableClock:
     """One table's pending action: when it was sent."""
 
-    __slots__ = ("pending",)
+    __slots__ = ("pending", "street")
 
     def __init__(self) -> None:
         self.pending: float | None = None
+        self.street = 0  # the street the pending action was taken on
 
 
 class TimedBot:
@@ -78,6 +83,7 @@ class TimedBot:
     def act(self, view: TableView, legal: common_pb2.LegalActions) -> common_pb2.Action:
         action = self.inner.act(view, legal)
         self.clock.pending = time.perf_counter()
+        self.clock.street = view.street
         if self.window.open:
             self.window.actions += 1
         return action
@@ -100,6 +106,7 @@ async def _commands(stdin: asyncio.StreamReader, window: Window, stop: asyncio.E
         line = (await stdin.readline()).decode().strip()
         if line == "measure":
             window.latencies.clear()
+            window.by_kind.clear()
             window.hands_seen = window.actions = window.events = 0
             window.started = time.perf_counter()
             window.open = True
@@ -134,6 +141,14 @@ async def run() -> dict[str, Any]:
                     clock.pending = None
                     if window.open:
                         window.latencies.append(now - sent)
+                        what = (
+                            "hand"
+                            if kind == "hand_finished"
+                            else "turn"
+                            if view.street == clock.street
+                            else "street"
+                        )
+                        window.by_kind.setdefault(what, []).append(now - sent)
                 if kind == "hand_finished" and window.open:
                     window.hands_seen += 1
             elif kind == "snapshot":
@@ -193,6 +208,14 @@ async def run() -> dict[str, Any]:
         "latency_p50_ms": statistics.median(latencies) * 1000 if latencies else 0.0,
         "latency_p99_ms": _percentile(latencies, 0.99) * 1000 if latencies else 0.0,
         "latency_max_ms": latencies[-1] * 1000 if latencies else 0.0,
+        "latency_by_kind": {
+            kind: {
+                "samples": len(values),
+                "p50_ms": round(statistics.median(values) * 1000, 2),
+                "p99_ms": round(_percentile(sorted(values), 0.99) * 1000, 2),
+            }
+            for kind, values in sorted(window.by_kind.items())
+        },
         "hands_seen": window.hands_seen,
         "actions": window.actions,
         "events": window.events,

@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .actions import Action, LegalActions
+from .actions import Action, ActionKind, LegalActions
 from .cards import Card
 from .config import DrawConfig, Game, RiverShortage, Structure, StudConfig, TimeoutPolicy
 from .draw import POST_DRAW, DrawBetting, Post, default_blinds
@@ -184,6 +184,10 @@ class BettingOutcome:
     awards: list[Award] = field(default_factory=list)
     final_stacks: list[int] = field(default_factory=list)
     legal: LegalActions | None = None  # the next player's menu, when someone is to act
+    # Stud, third to sixth street: the kinds on ``legal`` (check, call, fold) that
+    # would end this round with the hand going on, so that the next street is dealt
+    # (``round_closers``).
+    closes_round: tuple[ActionKind, ...] = ()
 
 
 # ------------------------------------------------------------------ state <-> engine
@@ -308,6 +312,7 @@ def _outcome(
     pots: list[Pot] = []
     if round_complete:
         uncalled, pots = pots_now(state)
+    legal = hand.legal_actions() if state.to_act is not None else None
     return BettingOutcome(
         state,
         applied,
@@ -315,8 +320,48 @@ def _outcome(
         betting_closed=hand._betting_closed(),
         uncalled=uncalled,
         pots=pots,
-        legal=hand.legal_actions() if state.to_act is not None else None,
+        legal=legal,
+        closes_round=round_closers(state, legal),
     )
+
+
+_PASSIVE = (ActionKind.CHECK, ActionKind.CALL, ActionKind.FOLD)
+
+
+def round_closers(state: BettingState, legal: LegalActions | None) -> tuple[ActionKind, ...]:
+    """Stud, third to sixth street: which of the player to act's check, call and
+    fold would end the betting round with two or more players still in.
+
+    Why: the next street is then dealt whatever else happens, so a caller that
+    knows it in advance (the table service) can ask the dealer for that street
+    while the action itself is being applied, instead of after.  Only the last
+    player who must still act can close a round; for them each passive kind on the
+    menu is tried on a copy of the hand (the answer is the engine's own, not a
+    second rule book).  A raise never closes a round, and a fold that leaves one
+    player ends the hand instead (nothing is dealt).
+    """
+    if legal is None or not isinstance(state.config, StudConfig) or state.street >= SEVENTH:
+        return ()
+    if state.phase is not Phase.BETTING or state.to_act is None:
+        return ()
+    actor = state.to_act
+    if any(
+        p.pending and not p.folded and not p.all_in
+        for i, p in enumerate(state.players)
+        if i != actor
+    ):
+        return ()
+    closers = []
+    for kind in _PASSIVE:
+        if kind not in legal.kinds:
+            continue
+        trial = restore(state)
+        trial.act(Action(kind), actor)
+        if trial.phase is not Phase.COMPLETE and (
+            trial.to_act is None or trial.street != state.street or trial.phase is not state.phase
+        ):
+            closers.append(kind)
+    return tuple(closers)
 
 
 def showdown_start(state: BettingState, final_round_opened: bool) -> tuple[int | None, bool]:

@@ -328,6 +328,10 @@ def outcome_to_pb(outcome: BettingOutcome, seats: Sequence[int]) -> pb.ApplyActi
         msg.applied.CopyFrom(action_to_pb(outcome.applied))
     if outcome.legal is not None:
         msg.legal.CopyFrom(legal_to_pb(outcome.legal, seats))
+        msg.legal.closes_round.extend(
+            ACTION_KIND_VALUES[k]  # type: ignore[misc]
+            for k in outcome.closes_round
+        )
     if outcome.uncalled is not None:
         msg.uncalled_seat = seats[outcome.uncalled[0]]
         msg.uncalled_amount = outcome.uncalled[1]

@@ -62,6 +62,17 @@ class ResourceExhaustedError(ServiceError):
 ErrorCodes = Mapping[type[BaseException], grpc.StatusCode]
 
 
+def status_of(error: BaseException, codes: ErrorCodes) -> tuple[grpc.StatusCode, str] | None:
+    """The status a failed call reports: a ``ServiceError``'s own, or the code
+    ``codes`` maps the exception's type to; None for an unexpected error (a bug)."""
+    if isinstance(error, ServiceError):
+        return error.code, error.message
+    for kind, code in codes.items():
+        if isinstance(error, kind):
+            return code, str(error)
+    return None
+
+
 class ErrorInterceptor(grpc.aio.ServerInterceptor):
     """Aborts the call with the status of a ``ServiceError`` or a mapped exception."""
 
@@ -70,12 +81,7 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
 
     def status_for(self, error: Exception) -> tuple[grpc.StatusCode, str] | None:
         """The status to report, or None for an unexpected error."""
-        if isinstance(error, ServiceError):
-            return error.code, error.message
-        for kind, code in self._codes.items():
-            if isinstance(error, kind):
-                return code, str(error)
-        return None
+        return status_of(error, self._codes)
 
     async def intercept_service(
         self,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Gauge
+from prometheus_client import Counter, Gauge, Histogram
 
 DECKS_OPENED = Counter(
     "dealer_decks_opened", "Decks opened, by game and preset.", ("game", "preset")
@@ -15,3 +15,13 @@ RESHUFFLES = Counter(
     "dealer_reshuffles", "Mid-hand reshuffles, by reason (river S11, draw D6).", ("reason",)
 )
 CARDS_DEALT = Counter("dealer_cards_dealt", "Cards dealt to players (burns excluded).")
+SESSION_CALLS = Counter(
+    "dealer_session_calls",
+    "Calls answered on Session streams, by call and status code.",
+    ("method", "code"),
+)
+SESSION_BATCH_CALLS = Histogram(
+    "dealer_session_batch_calls",
+    "Calls per Session message: how much batching saves over one message each.",
+    buckets=(1, 2, 3, 4, 6, 8, 12, 16, 24, 32),
+)

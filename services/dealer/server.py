@@ -5,13 +5,12 @@ from __future__ import annotations
 import grpc
 
 from poker.dealer.v1 import dealer_pb2, dealer_pb2_grpc
-from poker_rules.errors import DeckExhaustedError, InvalidConfigError
 from service_kit import ServiceSpec
 from service_kit.logs import get_logger
 from service_kit.settings import env_bool, env_float, env_int
 
 from .decks import DeckStore
-from .servicer import DealerServicer
+from .servicer import ERROR_CODES, DealerServicer
 
 SERVICE_NAME = dealer_pb2.DESCRIPTOR.services_by_name["Dealer"].full_name
 
@@ -34,8 +33,5 @@ def make_spec() -> ServiceSpec:
         name="dealer",
         service_names=(SERVICE_NAME,),
         register=register,
-        error_codes={
-            DeckExhaustedError: grpc.StatusCode.FAILED_PRECONDITION,
-            InvalidConfigError: grpc.StatusCode.INVALID_ARGUMENT,
-        },
+        error_codes=ERROR_CODES,
     )

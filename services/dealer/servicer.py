@@ -9,19 +9,32 @@ operation for the reveal.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
+
+import grpc
 
 from poker.dealer.v1 import dealer_pb2 as pb
 from poker.dealer.v1 import dealer_pb2_grpc as pb_grpc
 from poker_rules.cards import Card, card_str, short_deck, standard_deck
 from poker_rules.commitment import SCHEME, open_deck
 from poker_rules.config import Game
+from poker_rules.errors import DeckExhaustedError, InvalidConfigError
 from poker_wire import card_list, card_strs, check_count, check_id, game_of, river_shortage_of
-from service_kit.errors import FailedPreconditionError, InvalidArgumentError
+from service_kit.batches import Handler, answer, require_calls
+from service_kit.errors import ErrorCodes, FailedPreconditionError, InvalidArgumentError
 from service_kit.logs import bound_contextvars, get_logger
 
 from .decks import DeckEntry, DeckStore
-from .metrics import CARDS_DEALT, DECKS_CLOSED, DECKS_OPENED, RESHUFFLES, RIVER_DEALS
+from .metrics import (
+    CARDS_DEALT,
+    DECKS_CLOSED,
+    DECKS_OPENED,
+    RESHUFFLES,
+    RIVER_DEALS,
+    SESSION_BATCH_CALLS,
+    SESSION_CALLS,
+)
 
 PLAYERS = {Game.STUD: (2, 8), Game.STUD_HILO: (2, 8), Game.DRAW_7A: (2, 5)}  # S1, D1
 RIVER_OUTCOMES = {
@@ -29,6 +42,12 @@ RIVER_OUTCOMES = {
     "reshuffled": pb.RIVER_OUTCOME_RESHUFFLED,
     "stub_first": pb.RIVER_OUTCOME_STUB_FIRST,
     "community": pb.RIVER_OUTCOME_COMMUNITY,
+}
+# The library's errors as statuses (the unary calls get them from the server's
+# ErrorInterceptor, the Session's replies from service_kit.batches.answer).
+ERROR_CODES: ErrorCodes = {
+    DeckExhaustedError: grpc.StatusCode.FAILED_PRECONDITION,
+    InvalidConfigError: grpc.StatusCode.INVALID_ARGUMENT,
 }
 MAX_DEAL = 52
 MAX_DISCARDS = 5  # D6
@@ -49,6 +68,28 @@ class DealerServicer(pb_grpc.DealerServicer):
     def __init__(self, store: DeckStore, *, allow_presets: bool) -> None:
         self._store = store
         self._allow_presets = allow_presets
+        self._calls: dict[str, Handler] = {
+            "open_deck": self.OpenDeck,
+            "deal": self.Deal,
+            "deal_river": self.DealRiver,
+            "draw": self.Draw,
+            "close_deck": self.CloseDeck,
+        }
+
+    async def Session(
+        self, request_iterator: AsyncIterator[pb.SessionBatch], context: Any
+    ) -> AsyncIterator[pb.SessionBatchReply]:
+        """The five calls in batches, each answered in order (see the proto)."""
+        async for batch in request_iterator:
+            require_calls(batch)
+            replies = pb.SessionBatchReply()
+            for call in batch.calls:
+                method, code = await answer(
+                    call, replies.replies.add(), self._calls, ERROR_CODES, context
+                )
+                SESSION_CALLS.labels(method, code.name).inc()
+            SESSION_BATCH_CALLS.observe(len(batch.calls))
+            yield replies
 
     async def OpenDeck(self, request: pb.OpenDeckRequest, context: Any) -> pb.OpenDeckResponse:
         game = game_of(request.game)

@@ -41,8 +41,10 @@ TABLE_AUDIT_TOKEN          (empty = disabled)   token for GetDeckReveal (the dec
                                                 order and salt of a finished hand)
 TABLE_AUDIT_TOKEN_FILE     (empty = none)       or: a file whose first line is that
                                                 token (a mounted Secret); not both
-TABLE_BETTING_SESSION      1                    1 = betting calls as messages of one
-                                                Session stream; 0 = unary calls
+TABLE_BETTING_SESSION      1                    1 = betting and dealer calls in
+                                                batches on one stream each (betting
+                                                SessionBatches, dealer Session);
+                                                0 = unary calls
 CALL_DEADLINE_S            2                    deadline of every downstream call
 =========================  ===================  ======================================
 """

@@ -1,14 +1,14 @@
 """The table service's downstream calls: one stub per service, every call with a
 deadline and counted.
 
-Betting decisions, the bulk of a hand's calls (one per decision), go over the
-betting service's ``SessionBatches`` stream: one long-lived stream per
-table-service process, each call a request matched to its response by id, and
-every call waiting when a message goes out carried in that message.  A stream
-message costs a fraction of a unary call in grpc.aio (the ceiling benchmark
-measures both), a batch costs about one message, and the betting service stays
-stateless: every request carries its state.  ``TABLE_BETTING_SESSION=0`` makes
-them unary calls again.
+Betting decisions, the bulk of a hand's calls (one per decision), and the
+dealer's calls go over batched streams (betting ``SessionBatches``, dealer
+``Session``): one long-lived stream per service and table-service process, each
+call a request matched to its response by id, and every call waiting when a
+message goes out carried in that message.  A stream message costs a fraction of
+a unary call in grpc.aio (the ceiling benchmark measures both), a batch costs
+about one message, and the betting service stays stateless: every request
+carries its state.  ``TABLE_BETTING_SESSION=0`` makes them unary calls again.
 
 Every failure, unary or on the stream (refused, deadline passed, stream broken),
 reaches the caller as ``DownstreamError`` with the status code, so the hand runner
@@ -17,14 +17,14 @@ anything else voids the hand.
 
 The count is the table's cost per hand (issue 3 asks for "inter-service RPCs per
 hand"): ``table_downstream_calls_total{service,method,transport}`` on /metrics,
-``transport`` "unary" (an RPC) or "stream" (a Session message).
+``transport`` "unary" (an RPC) or "stream" (a call on a batched stream).
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,7 @@ import grpc
 
 from poker.betting.v1 import betting_pb2 as bpb
 from poker.betting.v1 import betting_pb2_grpc
+from poker.dealer.v1 import dealer_pb2 as dpb
 from poker.dealer.v1 import dealer_pb2_grpc
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker.showdown.v1 import showdown_pb2_grpc
@@ -64,38 +65,56 @@ class DownstreamError(Exception):
 
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
-_SESSION_FIELDS = {
+_BETTING_FIELDS = {
     "ApplyAction": "apply_action",
     "ApplyTimeout": "apply_timeout",
     "StartRound": "start_round",
     "LegalActions": "legal_actions",
 }
+_DEALER_FIELDS = {
+    "OpenDeck": "open_deck",
+    "Deal": "deal",
+    "DealRiver": "deal_river",
+    "Draw": "draw",
+    "CloseDeck": "close_deck",
+}
 
 
-class BettingSession:
-    """Betting calls as messages of one ``SessionBatches`` stream, reopened when broken.
+class CallStream:
+    """A service's calls as messages of one batched ``Session``-style stream,
+    reopened when broken (betting ``SessionBatches``, dealer ``Session``).
 
     Every call waiting when a message is written goes into that message: while one
     batch is on its way, the calls the process's other tables make queue up and
     leave together in the next.  With one table nothing waits (a batch of one);
     with twenty busy tables a message carries several calls, and both sides pay
     grpc.aio's per-message cost once for them all.  Each call keeps its own
-    deadline and its own answer or error."""
+    deadline and its own answer or error (``DownstreamError``)."""
 
-    def __init__(self, stub: betting_pb2_grpc.BettingAsyncStub, deadline: float) -> None:
-        self._stub = stub
+    def __init__(
+        self,
+        name: str,
+        open_stream: Callable[[AsyncIterator[Any]], Any],
+        new_batch: Callable[[], Any],
+        fields: Mapping[str, str],
+        deadline: float,
+    ) -> None:
+        self._name = name
+        self._open_stream = open_stream
+        self._new_batch = new_batch
+        self._fields = fields
         self._deadline = deadline
         self._queue: asyncio.Queue[tuple[int, str, Any] | None] | None = None
-        self._pending: dict[int, asyncio.Future[bpb.SessionResponse]] = {}
+        self._pending: dict[int, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
         self._reader: asyncio.Task[None] | None = None
 
     def _open(self) -> asyncio.Queue[tuple[int, str, Any] | None]:
         queue: asyncio.Queue[tuple[int, str, Any] | None] = asyncio.Queue()
 
-        async def batches() -> AsyncIterator[bpb.SessionBatch]:
+        async def batches() -> AsyncIterator[Any]:
             while (item := await queue.get()) is not None:
-                batch = bpb.SessionBatch()
+                batch = self._new_batch()
                 while item is not None:
                     call_id, field, request = item
                     message = batch.calls.add()
@@ -108,13 +127,13 @@ class BettingSession:
                 if item is None:  # closed while batching
                     return
 
-        call = self._stub.SessionBatches(batches())
+        call = self._open_stream(batches())
         self._queue = queue
-        self._reader = asyncio.create_task(self._read(call, queue), name="betting session")
+        self._reader = asyncio.create_task(self._read(call, queue), name=f"{self._name} stream")
         return queue
 
     async def _read(self, call: Any, queue: asyncio.Queue[tuple[int, str, Any] | None]) -> None:
-        failure = DownstreamError(grpc.StatusCode.UNAVAILABLE, "betting session ended")
+        failure = DownstreamError(grpc.StatusCode.UNAVAILABLE, f"{self._name} stream ended")
         try:
             async for reply in call:
                 for response in reply.replies:
@@ -122,7 +141,9 @@ class BettingSession:
                     if future is not None and not future.done():
                         future.set_result(response)
         except grpc.aio.AioRpcError as error:
-            failure = DownstreamError(error.code(), error.details() or "betting session failed")
+            failure = DownstreamError(
+                error.code(), error.details() or f"{self._name} stream failed"
+            )
         finally:
             if self._queue is queue:
                 self._queue = None
@@ -136,7 +157,7 @@ class BettingSession:
         if future is not None and not future.done():
             future.set_exception(
                 DownstreamError(
-                    grpc.StatusCode.DEADLINE_EXCEEDED, f"betting {method}: no answer in time"
+                    grpc.StatusCode.DEADLINE_EXCEEDED, f"{self._name} {method}: no answer in time"
                 )
             )
 
@@ -144,19 +165,20 @@ class BettingSession:
         queue = self._queue or self._open()
         call_id = next(self._ids)
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[bpb.SessionResponse] = loop.create_future()
+        future: asyncio.Future[Any] = loop.create_future()
         self._pending[call_id] = future
-        queue.put_nowait((call_id, _SESSION_FIELDS[method], request))
+        queue.put_nowait((call_id, self._fields[method], request))
         # One timer per call (cheaper than asyncio.wait_for's task and waiter).
         timer = loop.call_later(self._deadline, self._expire, call_id, method)
         try:
             response = await future
         finally:
             timer.cancel()
-        if response.HasField("error"):
+        result = response.WhichOneof("result")
+        if result == "error":
             code = _CODES.get(response.error.code, grpc.StatusCode.UNKNOWN)
             raise DownstreamError(code, response.error.message)
-        return response.legal_actions if method == "LegalActions" else response.response
+        return getattr(response, result)
 
     async def close(self) -> None:
         if self._queue is not None:
@@ -187,14 +209,20 @@ class Downstream:
         self.dealer = dealer_pb2_grpc.DealerStub(self._channels["dealer"])
         self.betting = betting_pb2_grpc.BettingStub(self._channels["betting"])
         self.showdown = showdown_pb2_grpc.ShowdownStub(self._channels["showdown"])
-        self.session = (
-            BettingSession(
-                self.betting,  # the aio stub
+        # Betting and dealer calls go over batched streams (unary with
+        # TABLE_BETTING_SESSION=0); lobby and showdown calls are unary.
+        self.streams: dict[str, CallStream] = {}
+        if betting_session:
+            self.streams["betting"] = CallStream(
+                "betting",
+                self.betting.SessionBatches,
+                bpb.SessionBatch,
+                _BETTING_FIELDS,
                 self.deadline,
             )
-            if betting_session
-            else None
-        )
+            self.streams["dealer"] = CallStream(
+                "dealer", self.dealer.Session, dpb.SessionBatch, _DEALER_FIELDS, self.deadline
+            )
         self.calls = 0
         self._counters: dict[tuple[str, str], Any] = {}
 
@@ -210,7 +238,7 @@ class Downstream:
         """``await stub.method(request)``, counted; a failure raises DownstreamError
         for the caller to void the hand, retry, or pass on."""
         self.calls += 1
-        session = self.session if service == "betting" else None
+        session = self.streams.get(service)
         self._count(service, method, "unary" if session is None else "stream")
         try:
             if session is not None:
@@ -224,7 +252,7 @@ class Downstream:
             raise
 
     async def close(self) -> None:
-        if self.session is not None:
-            await self.session.close()
+        for stream in self.streams.values():
+            await stream.close()
         for channel in self._channels.values():
             await channel.close()

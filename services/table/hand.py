@@ -68,6 +68,13 @@ class HandVoided(Exception):  # noqa: N818 - an outcome of the hand, named as su
     """A downstream failure the hand cannot survive: void it (chips as before)."""
 
 
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Done callback: take a finished call's exception so that a call nobody awaits
+    (a street dealt ahead for a hand then voided) is not reported as lost."""
+    if not task.cancelled():
+        task.exception()
+
+
 def game_name(game: int) -> str:
     name: str = _GAME_NAMES.get(game, "unknown")  # type: ignore[call-overload]
     return name
@@ -205,6 +212,8 @@ class HandRunner:
         self.uncalled_amount = 0
         self.game = game_name(hand.config.game)
         self._calls_before = downstream.calls
+        # A street asked for ahead (``_deal_ahead``): (street, players, the call).
+        self._ahead: tuple[int, tuple[int, ...], asyncio.Future[Any]] | None = None
 
     # ------------------------------------------------------------ plumbing
 
@@ -377,26 +386,63 @@ class HandRunner:
     def _active(self) -> list[int]:
         return [i for i, p in enumerate(self.hand.state.players) if not p.folded]
 
+    async def _deal_call(self, street: int, players: int) -> Any:
+        """The dealer call for stud ``street`` (S4: burn, one card each; seventh
+        street: DealRiver with the S11 procedure)."""
+        h = self.hand
+        if street < SEVENTH:
+            return await self.call(
+                "dealer",
+                "Deal",
+                dpb.DealRequest(deck_id=self.deck_id, burn_first=True, count=players),
+            )
+        return await self.call(
+            "dealer",
+            "DealRiver",
+            dpb.DealRiverRequest(
+                deck_id=self.deck_id, players=players, procedure=h.config.river_shortage
+            ),
+        )
+
+    def _deal_ahead(self, seat: int, action: common.Action, legal: common.LegalActions) -> None:
+        """Stud: when betting said this action closes the round (``closes_round``),
+        ask the dealer for the next street now, beside the ApplyAction call: the
+        street is dealt whatever the answer, to the same players (the folder
+        excepted), so a street change costs one round trip less.  Nobody sees the
+        cards before the action is applied and the street is announced."""
+        h = self.hand
+        if not h.is_stud or action.kind not in legal.closes_round:
+            return
+        actor = h.index(seat)
+        active = tuple(
+            i for i in self._active() if not (action.kind == common.ACTION_KIND_FOLD and i == actor)
+        )
+        task = asyncio.ensure_future(self._deal_call(h.street + 1, len(active)))
+        task.add_done_callback(_retrieve)  # a voided hand may never await it
+        self._ahead = (h.street + 1, active, task)
+
     async def _deal_stud_street(self) -> None:
         h = self.hand
         active = self._active()
         self.emit(f.StreetStarted(h.street, STUD_STREETS[h.street]))
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and (ahead[0], ahead[1]) != (h.street, tuple(active)):
+            raise HandVoided(
+                f"street {ahead[0]} was dealt ahead for players {list(ahead[1])}, "
+                f"but street {h.street} is due to {active}"
+            )
         if h.street < SEVENTH:
-            dealt: dpb.DealResponse = await self.call(
-                "dealer",
-                "Deal",
-                dpb.DealRequest(deck_id=self.deck_id, burn_first=True, count=len(active)),
+            dealt: dpb.DealResponse = (
+                await ahead[2]
+                if ahead is not None
+                else await self._deal_call(h.street, len(active))
             )
             for i, card in zip(active, dealt.cards, strict=True):
                 h.cards[i].up.append(card)
                 self.emit(f.Dealt(h.seats[i], (card,), up=True))
             return
-        river: dpb.DealRiverResponse = await self.call(
-            "dealer",
-            "DealRiver",
-            dpb.DealRiverRequest(
-                deck_id=self.deck_id, players=len(active), procedure=h.config.river_shortage
-            ),
+        river: dpb.DealRiverResponse = (
+            await ahead[2] if ahead is not None else await self._deal_call(h.street, len(active))
         )
         RIVER_OUTCOMES.labels(_RIVER_NAMES.get(river.outcome, "unknown")).inc()
         if river.community_card:
@@ -500,6 +546,7 @@ class HandRunner:
                 ).inc()
                 return await self._applied(seat, resp, timeout=True)
             started = time.perf_counter()
+            self._deal_ahead(seat, action, legal)
             try:
                 resp = await self.ds.call(
                     "betting",
@@ -510,6 +557,12 @@ class HandRunner:
                 )
             except DownstreamError as error:
                 h._offer = None
+                if self._ahead is not None:
+                    # Betting refused what it said closes the round: the street is
+                    # already dealt, so the hand cannot go on.
+                    raise HandVoided(
+                        f"betting.ApplyAction refused a round-closing action: {error.code().name}"
+                    ) from error
                 if error.code() in (
                     grpc.StatusCode.FAILED_PRECONDITION,
                     grpc.StatusCode.INVALID_ARGUMENT,
@@ -519,6 +572,8 @@ class HandRunner:
                 raise HandVoided(f"betting.ApplyAction: {error.code().name}") from error
             h.turn = None
             h._offer = None
+            if self._ahead is not None and not (resp.round_complete and not resp.hand_complete):
+                raise HandVoided("betting said the action closes the round; it did not")
             result = await self._applied(seat, resp, timeout=False)
             DECISION_SECONDS.observe(time.perf_counter() - started)
             return result

@@ -1,0 +1,59 @@
+"""Unary calls carried in batches over one stream: the server's side.
+
+Why: in grpc.aio every message costs far more CPU than the work behind most of
+the calls between the card room's services, and a table process running many
+tables makes its calls at the same moments.  A ``Session`` stream lets it send
+every call it has waiting as one message; the server answers each call in order
+into one reply message.  Each call keeps the unary call's checks, answer and
+error (the error travels in the reply instead of ending the stream), so a client
+may use either.
+
+The protos follow one shape: a call message with ``id`` and a ``call`` oneof whose
+fields are named like the reply's ``result`` oneof fields, plus ``error``
+(``code``, ``message``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import grpc
+
+from .errors import ErrorCodes, InvalidArgumentError, status_of
+from .logs import get_logger
+
+Handler = Callable[[Any, Any], Awaitable[Any]]
+
+
+async def answer(
+    call: Any,
+    reply: Any,
+    handlers: Mapping[str, Handler],
+    codes: ErrorCodes,
+    context: Any,
+) -> tuple[str, grpc.StatusCode]:
+    """Run one call of a batch into ``reply``: the handler's response in the result
+    field named like the call's, or ``reply.error``.  Returns (call field, code)."""
+    method = call.WhichOneof("call")
+    reply.id = call.id
+    try:
+        if method is None:
+            raise InvalidArgumentError(f"call is required: one of {', '.join(handlers)}")
+        response = await handlers[method](getattr(call, method), context)
+        getattr(reply, method).CopyFrom(response)
+        return method, grpc.StatusCode.OK
+    except Exception as error:
+        status = status_of(error, codes)
+        if status is None:
+            get_logger().exception("unexpected error", method=f"Session/{method}")
+            status = (grpc.StatusCode.INTERNAL, "internal error")
+        reply.error.code = status[0].value[0]
+        reply.error.message = status[1]
+        return method or "none", status[0]
+
+
+def require_calls(batch: Any) -> None:
+    """A batch carries at least one call (INVALID_ARGUMENT otherwise)."""
+    if not batch.calls:
+        raise InvalidArgumentError("a batch carries at least one call")
