@@ -78,7 +78,7 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -122,6 +122,7 @@ class StackBench:
     profile_s: float = 0.0  # > 0: py-spy ``profile_target`` this long in the window
     profile_target: str = "table"  # a service, or "bots"
     log_level: str = "info"
+    table_shards: int = 1  # table service processes (TABLE_SHARD), as deployed
 
 
 @dataclass
@@ -189,10 +190,13 @@ def _load() -> float:
     return 0.0
 
 
-def snapshot(stack: Stack, pids: Mapping[str, int]) -> Snapshot:
+def snapshot(stack: Stack, pids: Mapping[str, Sequence[int]]) -> Snapshot:
+    """Every service's metrics and CPU now; the table's shards are summed as one
+    service ("table")."""
     at = time.perf_counter()
-    cpu = {name: _cpu_seconds(pid) for name, pid in pids.items()}
-    samples = {name: scrape(stack[name].metrics_port) for name in ("table", *BACKENDS)}
+    cpu = {name: sum(_cpu_seconds(pid) for pid in group) for name, group in pids.items()}
+    samples = {name: scrape(stack[name].metrics_port) for name in BACKENDS}
+    samples["table"] = [s for name in stack.table_names for s in scrape(stack[name].metrics_port)]
     return Snapshot(at, samples, cpu, _load())
 
 
@@ -558,7 +562,9 @@ def summarize_profile(raw: str, top: int = 25) -> str:
 
 async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
     """Start the stack and the bots, measure, stop everything, then the ceilings."""
-    stack = Stack(ports="free", common_env={"LOG_LEVEL": bench.log_level})
+    stack = Stack(
+        ports="free", common_env={"LOG_LEVEL": bench.log_level}, table_shards=bench.table_shards
+    )
     bots = BotsProcess()
     exit_codes: dict[str, int] = {}
     profile = ""
@@ -568,6 +574,8 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
             lobby = lobby_pb2_grpc.LobbyStub(channel)
             room = await create_room(lobby, bench.tables, bench.seats)
             everyone = [b for table in room for b in table]
+            for b in everyone:  # the shard that runs the bot's table
+                b["target"] = stack.table_target(b["table_id"])
             await bots.start(
                 {
                     "target": stack.target("table"),
@@ -579,13 +587,14 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
             await seat_everyone(lobby, everyone)
         await asyncio.sleep(bench.warmup_s)
 
-        pids = {name: stack[name].proc.pid for name in ("table", *BACKENDS)}
-        pids["bots"] = bots.pid
+        pids = {name: [stack[name].proc.pid] for name in BACKENDS}
+        pids["table"] = [stack[name].proc.pid for name in stack.table_names]
+        pids["bots"] = [bots.pid]
         window = max(bench.seconds, bench.profile_s + 1 if bench.profile_s else 0)
         before = snapshot(stack, pids)
         await bots.send("measure")
         profiler = (
-            Profiler(pids[bench.profile_target], bench.profile_s) if bench.profile_s else None
+            Profiler(pids[bench.profile_target][0], bench.profile_s) if bench.profile_s else None
         )
         if profiler is not None:
             await profiler.start()
@@ -637,6 +646,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=PROCESSES,
         help="the process --profile samples (default: table)",
     )
+    parser.add_argument(
+        "--table-shards",
+        type=int,
+        default=default.table_shards,
+        help="table service processes (TABLE_SHARD i/n)",
+    )
     parser.add_argument("--details", action="store_true", help="also print the details")
     args = parser.parse_args(argv)
     bench = StackBench(
@@ -649,6 +664,7 @@ def main(argv: list[str] | None = None) -> int:
         profile_s=args.profile_seconds if args.profile else 0.0,
         profile_target=args.profile_target,
         log_level=args.log_level,
+        table_shards=args.table_shards,
     )
     result = asyncio.run(measure_stack(bench))
     print(json.dumps(result.figures, indent=2, sort_keys=True))

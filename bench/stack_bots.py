@@ -4,10 +4,12 @@
 as the first line of stdin::
 
     {"target": "127.0.0.1:PORT", "channels": 1,
-     "bots": [{"table_id": "...", "player_id": "...", "token": "...", "seed": 1}, ...]}
+     "bots": [{"table_id": "...", "player_id": "...", "token": "...", "seed": 1,
+               "target": "127.0.0.1:PORT2"}, ...]}
 
 and plays every bot with ``poker_bots.sdk.play`` (``DELIVERY_ON_TURN``) over
-``channels`` shared grpc.aio channels.  Then it speaks in lines:
+``channels`` shared grpc.aio channels per table-service process (a bot's own
+``target``, the shard that runs its table, or else the spec's).  Then it speaks in lines:
 
 - stdout ``{"event": "connected", "bots": N}`` once every bot has its Snapshot (the
   bots are connected before they are seated, so they see the first hand whole);
@@ -127,7 +129,12 @@ async def run() -> dict[str, Any]:
     connected = asyncio.Event()
     joined: set[str] = set()
     clocks: dict[str, TableClock] = {b["table_id"]: TableClock() for b in bots}
-    channels = [aio.insecure_channel(spec["target"]) for _ in range(max(1, spec["channels"]))]
+    per_target = max(1, spec["channels"])
+    channels: dict[str, list[aio.Channel]] = {}
+    for b in bots:
+        target = b.setdefault("target", spec["target"])
+        if target not in channels:
+            channels[target] = [aio.insecure_channel(target) for _ in range(per_target)]
 
     def hook_for(player_id: str, clock: TableClock) -> Any:
         def on_event(event: table_pb2.TableEvent, view: TableView) -> None:
@@ -164,7 +171,7 @@ async def run() -> dict[str, Any]:
     tasks = [
         asyncio.create_task(
             play(
-                channels[i % len(channels)],
+                channels[b["target"]][i % per_target],
                 b["table_id"],
                 b["player_id"],
                 b["token"],
@@ -192,7 +199,7 @@ async def run() -> dict[str, Any]:
         asyncio.gather(*tasks, return_exceptions=True), STOP_TIMEOUT_S
     )
     commands.cancel()
-    for channel in channels:
+    for channel in (c for group in channels.values() for c in group):
         await channel.close()
 
     stats = [o for o in outcomes if isinstance(o, PlayStats)]

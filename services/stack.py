@@ -9,10 +9,17 @@ so they run the same processes the same way.
 ``ports="fixed"`` binds the documented ports (services/ports.py), as the main job
 does so that the CLI finds the room; ``ports="free"`` lets every process pick free
 ports (tests run side by side).
+
+``table_shards=n`` runs the table service as n processes, ``TABLE_SHARD=i/n``
+each, as a deployment scales it out: each runs the lobby's tables whose id hashes
+to its shard, and ``table_target(table_id)`` is where that table's players
+connect.  The first shard is ``stack["table"]`` (the documented port when fixed);
+the others are ``table.1``, ``table.2``... on free ports.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Mapping
 from typing import Literal
 
@@ -31,7 +38,11 @@ class Stack:
         ports: Literal["fixed", "free"] = "free",
         env: Mapping[str, Mapping[str, str]] | None = None,
         common_env: Mapping[str, str] | None = None,
+        table_shards: int = 1,
     ) -> None:
+        if table_shards < 1:
+            raise ValueError(f"table_shards must be at least 1, got {table_shards}")
+        self.table_shards = table_shards
         self.ports = ports
         self.env = {name: dict(v) for name, v in (env or {}).items()}
         self.common_env = dict(common_env or {})
@@ -54,8 +65,13 @@ class Stack:
             table_env = self._env("table")
             for name in BACKENDS:
                 table_env.setdefault(f"TABLE_{name.upper()}_ADDR", self.processes[name].target)
-            self.processes["table"] = ServiceProcess("table", table_env)
-            self.processes["table"].wait_serving()
+            for shard, name in enumerate(self.table_names):
+                env = {**table_env, "TABLE_SHARD": f"{shard}/{self.table_shards}"}
+                if shard:  # the documented ports are the first shard's
+                    env["PORT"] = env["METRICS_PORT"] = "0"
+                self.processes[name] = ServiceProcess("table", env)
+            for name in self.table_names:
+                self.processes[name].wait_serving()
         except BaseException:
             self.stop()
             raise
@@ -64,7 +80,7 @@ class Stack:
     def stop(self) -> dict[str, int]:
         """SIGTERM every process, the table first; returns the exit codes."""
         codes: dict[str, int] = {}
-        for name in ("table", *reversed(BACKENDS)):
+        for name in (*self.table_names, *reversed(BACKENDS)):
             process = self.processes.pop(name, None)
             if process is not None:
                 codes[name] = process.terminate()
@@ -72,6 +88,17 @@ class Stack:
 
     def target(self, name: str) -> str:
         return self.processes[name].target
+
+    @property
+    def table_names(self) -> list[str]:
+        """The table service's processes: ``table``, then ``table.1``..."""
+        return ["table", *(f"table.{i}" for i in range(1, self.table_shards))]
+
+    def table_target(self, table_id: str) -> str:
+        """Where the players of ``table_id`` connect: the shard that runs it (the
+        table service's own rule, ``crc32(table_id) % shards``)."""
+        shard = zlib.crc32(table_id.encode()) % self.table_shards
+        return self.processes[self.table_names[shard]].target
 
     def __getitem__(self, name: str) -> ServiceProcess:
         return self.processes[name]
