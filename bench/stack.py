@@ -39,8 +39,9 @@ Keys (``bench.run`` group ``stack``):
   same calls counted by each server (``grpc_server_handled_total``, lobby
   ``ListTables`` excluded), whose sum ``stack_server_rpcs_per_hand`` cross-checks;
 - ``stack_stream_messages_per_hand``: ``table_stream_messages_total`` per hand
-  (table -> bots; a batch counts once); ``stack_player_messages_per_hand``: bots ->
-  table (``Play`` messages received); ``stack_actions_per_hand``: decisions;
+  (table -> bots; a batch counts once, a PlayMany message too, whatever seats it
+  carries); ``stack_player_messages_per_hand``: bots -> table (``Play`` and
+  ``PlayMany`` messages received); ``stack_actions_per_hand``: decisions;
 - ``stack_rpcs_per_s``, ``stack_stream_messages_per_s`` and the ratios
   ``stack_hands_per_s_vs_unary_ceiling``, ``stack_rpcs_per_s_vs_unary_ceiling``
   (against ``grpc_echo_unary_concurrent_calls_per_s``) and
@@ -123,6 +124,9 @@ class StackBench:
     profile_target: str = "table"  # a service, or "bots"
     log_level: str = "info"
     table_shards: int = 1  # table service processes (TABLE_SHARD), as deployed
+    # The bots' connections: "many" (every seat over one PlayMany stream per
+    # channel, poker_bots.Multiplexer) or "play" (one Play stream per seat).
+    transport: str = "many"
 
 
 @dataclass
@@ -262,7 +266,12 @@ def figures_of(
         "stack_interservice_calls_per_hand": round(rpcs_per_hand + session_per_hand, 2),
         "stack_stream_messages_per_hand": round(messages_per_hand, 2),
         "stack_player_messages_per_hand": round(
-            delta("grpc_server_msg_received_total", grpc_method="Play") * per_hand, 2
+            (
+                delta("grpc_server_msg_received_total", grpc_method="Play")
+                + delta("grpc_server_msg_received_total", grpc_method="PlayMany")
+            )
+            * per_hand,
+            2,
         ),
         "stack_actions_per_hand": round(delta("table_actions_total") * per_hand, 2),
         "stack_rpcs_per_s": round(hands_per_s * rpcs_per_hand, 1),
@@ -580,6 +589,7 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
                 {
                     "target": stack.target("table"),
                     "channels": bench.channels,
+                    "transport": bench.transport,
                     "bots": everyone,
                 }
             )
@@ -652,6 +662,12 @@ def main(argv: list[str] | None = None) -> int:
         default=default.table_shards,
         help="table service processes (TABLE_SHARD i/n)",
     )
+    parser.add_argument(
+        "--transport",
+        choices=("many", "play"),
+        default=default.transport,
+        help="the bots' connections: one PlayMany stream per channel, or Play per seat",
+    )
     parser.add_argument("--details", action="store_true", help="also print the details")
     args = parser.parse_args(argv)
     bench = StackBench(
@@ -665,6 +681,7 @@ def main(argv: list[str] | None = None) -> int:
         profile_target=args.profile_target,
         log_level=args.log_level,
         table_shards=args.table_shards,
+        transport=args.transport,
     )
     result = asyncio.run(measure_stack(bench))
     print(json.dumps(result.figures, indent=2, sort_keys=True))

@@ -39,7 +39,7 @@ from grpc import aio
 
 from poker.common.v1 import common_pb2
 from poker.table.v1 import table_pb2
-from poker_bots import PlayStats, RandomBot, TableView, play
+from poker_bots import Multiplexer, PlayStats, RandomBot, TableView, play
 from service_kit import loop as event_loop
 
 CONNECT_TIMEOUT_S = 30.0
@@ -130,11 +130,16 @@ async def run() -> dict[str, Any]:
     joined: set[str] = set()
     clocks: dict[str, TableClock] = {b["table_id"]: TableClock() for b in bots}
     per_target = max(1, spec["channels"])
+    many = spec.get("transport", "play") == "many"
     channels: dict[str, list[aio.Channel]] = {}
+    connections: dict[str, list[aio.Channel | Multiplexer]] = {}
     for b in bots:
         target = b.setdefault("target", spec["target"])
         if target not in channels:
             channels[target] = [aio.insecure_channel(target) for _ in range(per_target)]
+            # "many": every seat over one PlayMany stream per channel; "play": a
+            # Play stream per seat.
+            connections[target] = [Multiplexer(c) if many else c for c in channels[target]]
 
     def hook_for(player_id: str, clock: TableClock) -> Any:
         def on_event(event: table_pb2.TableEvent, view: TableView) -> None:
@@ -171,7 +176,7 @@ async def run() -> dict[str, Any]:
     tasks = [
         asyncio.create_task(
             play(
-                channels[b["target"]][i % per_target],
+                connections[b["target"]][i % per_target],
                 b["table_id"],
                 b["player_id"],
                 b["token"],
@@ -199,6 +204,9 @@ async def run() -> dict[str, Any]:
         asyncio.gather(*tasks, return_exceptions=True), STOP_TIMEOUT_S
     )
     commands.cancel()
+    for connection in (c for group in connections.values() for c in group):
+        if isinstance(connection, Multiplexer):
+            await connection.close()
     for channel in (c for group in channels.values() for c in group):
         await channel.close()
 

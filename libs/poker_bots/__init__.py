@@ -18,6 +18,7 @@ A bot is one method::
 from __future__ import annotations
 
 from .bots import BOT_KINDS, CallingStation, HandStrengthBot, RandomBot, make_bot
+from .many import Multiplexer
 from .sdk import (
     AsyncBot,
     Bot,
@@ -39,6 +40,7 @@ __all__ = [
     "Bot",
     "CallingStation",
     "HandStrengthBot",
+    "Multiplexer",
     "PlayStats",
     "RandomBot",
     "SeatView",

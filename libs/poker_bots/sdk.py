@@ -33,6 +33,7 @@ from grpc import aio
 from poker.common.v1 import common_pb2
 from poker.table.v1 import table_pb2, table_pb2_grpc
 
+from .many import Multiplexer, SeatCall
 from .view import TableView, unpack
 
 __all__ = [
@@ -270,7 +271,7 @@ class _Session:
 
     def __init__(
         self,
-        stub: table_pb2_grpc.TableServiceAsyncStub,
+        stub: table_pb2_grpc.TableServiceAsyncStub | Multiplexer,
         join: table_pb2.Join,
         bot: Bot | AsyncBot,
         hands: int | None,
@@ -294,8 +295,10 @@ class _Session:
         # every hand, so the hand id is part of what identifies a turn.
         self.answered: tuple[str, int] | None = None
         self.fell_back: tuple[str, int] | None = None
-        self.call: aio.StreamStreamCall[table_pb2.PlayerMessage, table_pb2.TableEvent] | None
-        self.call = None
+        # A Play call, or a Multiplexer's SeatCall (the same four methods).
+        self.call: (
+            aio.StreamStreamCall[table_pb2.PlayerMessage, table_pb2.TableEvent] | SeatCall | None
+        ) = None
         self.write_lock = asyncio.Lock()
         self.last_io = 0.0
         self.timer: asyncio.TimerHandle | None = None
@@ -470,7 +473,7 @@ def _ignore_result(task: asyncio.Task[None]) -> None:
 
 
 async def play(
-    target: str | aio.Channel,
+    target: str | aio.Channel | Multiplexer,
     table_id: str,
     player_id: str,
     token: str,
@@ -491,7 +494,9 @@ async def play(
     finished, ``stop`` is set, or the table ends the stream.
 
     ``target`` is an address (``"127.0.0.1:50055"``; the channel is opened and closed
-    here) or an open ``grpc.aio.Channel`` (shared by many bots; left open).
+    here), an open ``grpc.aio.Channel`` (shared by many bots; left open), or a
+    :class:`~poker_bots.many.Multiplexer` (many bots' seats over one PlayMany
+    stream; left open).
     ``on_event(event, view)`` is called after every event is applied (batches
     unpacked).  ``validate`` checks the bot's action against the menu before sending
     it and sends the safest action instead of an illegal one.  Reconnects on
@@ -500,8 +505,13 @@ async def play(
     PERMISSION_DENIED for a wrong token) is raised.
     """
     own_channel = isinstance(target, str)
-    channel = aio.insecure_channel(target) if isinstance(target, str) else target
-    stub = table_pb2_grpc.TableServiceStub(channel)
+    channel: aio.Channel | None = None
+    stub: table_pb2_grpc.TableServiceAsyncStub | Multiplexer
+    if isinstance(target, Multiplexer):
+        stub = target
+    else:
+        channel = aio.insecure_channel(target) if isinstance(target, str) else target
+        stub = table_pb2_grpc.TableServiceStub(channel)
     join = table_pb2.Join(table_id=table_id, player_id=player_id, token=token, delivery=delivery)
     session = _Session(stub, join, bot, hands, stop, ping_interval, on_event, validate)
     rng = random.Random(seed)
@@ -533,7 +543,7 @@ async def play(
         session.done = True
         if stop_waiter is not None and not stop_waiter.done():
             stop_waiter.cancel()
-        if own_channel:
+        if own_channel and channel is not None:
             await channel.close()
 
 

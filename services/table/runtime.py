@@ -27,7 +27,7 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import grpc
 
@@ -54,12 +54,20 @@ from .metrics import (
 QUEUE_LIMIT = 2_000  # events waiting for a slow reader before it is disconnected
 
 
-class Subscriber:
-    """One open stream: a player's (``player_id``) or a spectator's (None)."""
+Sink = Callable[["Subscriber", "pb.TableEvent | None"], None]
 
-    def __init__(self, player_id: str | None, delivery: int) -> None:
+
+class Subscriber:
+    """One open stream: a player's (``player_id``) or a spectator's (None).
+
+    Its events go to ``queue`` (one Play or Watch stream each), or to ``sink`` when
+    many subscribers share one stream (PlayMany): the sink gets each event, and
+    None when the subscriber ends."""
+
+    def __init__(self, player_id: str | None, delivery: int, sink: Sink | None = None) -> None:
         self.player_id = player_id
         self.on_turn = delivery == pb.DELIVERY_ON_TURN
+        self.sink = sink
         self.queue: asyncio.Queue[pb.TableEvent | None] = asyncio.Queue()
         self.buffer: list[pb.TableEvent] = []
         self.viewer = f.Viewer()
@@ -68,6 +76,9 @@ class Subscriber:
 
     def _push(self, event: pb.TableEvent) -> None:
         if self.ended is not None:
+            return
+        if self.sink is not None:  # the shared stream counts its own messages
+            self.sink(self, event)
             return
         if self.queue.qsize() >= QUEUE_LIMIT:
             self.end(grpc.StatusCode.RESOURCE_EXHAUSTED, "the stream is not being read")
@@ -107,7 +118,10 @@ class Subscriber:
         if self.ended is None:
             self.ended = (code, message)
             self.buffer = []
-            self.queue.put_nowait(None)
+            if self.sink is not None:
+                self.sink(self, None)
+            else:
+                self.queue.put_nowait(None)
 
 
 class TableRuntime:
@@ -434,9 +448,9 @@ class TableRuntime:
             )
         )
 
-    def join(self, player_id: str | None, delivery: int) -> Subscriber:
+    def join(self, player_id: str | None, delivery: int, sink: Sink | None = None) -> Subscriber:
         """A new stream; a player's replaces their older one (reconnect)."""
-        sub = Subscriber(player_id, delivery)
+        sub = Subscriber(player_id, delivery, sink)
         if player_id is None:
             self.spectators.add(sub)
         else:

@@ -32,6 +32,7 @@ from service_kit.errors import (
 from service_kit.logs import get_logger
 
 from .clients import Downstream, DownstreamError
+from .many import play_many
 from .metrics import CONNECTED, TABLES
 from .runtime import Subscriber, TableRuntime
 
@@ -181,6 +182,19 @@ class TableServicer(pb_grpc.TableServiceServicer):
             CONNECTED.labels("player").dec()
         if sub.ended is not None and sub.ended[0] != grpc.StatusCode.OK:
             await context.abort(*sub.ended)  # OK (the player half-closed): a plain end
+
+    async def PlayMany(
+        self, request_iterator: AsyncIterator[pb.PlayManyRequest], context: Any
+    ) -> AsyncIterator[pb.PlayManyEvents]:
+        """Many seats over one stream (services/table/many.py)."""
+        async for batch in play_many(self._open_seat, request_iterator):
+            yield batch
+
+    async def _open_seat(self, join: pb.Join) -> TableRuntime:
+        """A PlayMany session's Join: the table, then the token, as Play checks them."""
+        runtime = await self.manager.get(join.table_id)
+        await self._authenticate(join.player_id, join.token, join.table_id)
+        return runtime
 
     async def _read(
         self,
