@@ -28,7 +28,6 @@ table reports the hand voided and the lobby keeps every stack as before it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -66,6 +65,12 @@ Rejection = tuple[grpc.StatusCode, str]
 
 class HandVoided(Exception):  # noqa: N818 - an outcome of the hand, named as such
     """A downstream failure the hand cannot survive: void it (chips as before)."""
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    """Timer: the action clock ran out (the waiter then finds no offer)."""
+    if not future.done():
+        future.set_result(None)
 
 
 def _retrieve(task: asyncio.Future[Any]) -> None:
@@ -118,7 +123,8 @@ class Hand:
     turn: f.Turn | None = None
     pots: list[common.Pot] = field(default_factory=list)
     _offer: common.Action | None = None
-    _arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    # Resolved when an offer arrives (or the clock runs out): what _decide awaits.
+    _arrived: asyncio.Future[None] | None = None
 
     @property
     def is_stud(self) -> bool:
@@ -172,7 +178,8 @@ class Hand:
                 )
         del parsed
         self._offer = action
-        self._arrived.set()
+        if self._arrived is not None and not self._arrived.done():
+            self._arrived.set_result(None)
         return None
 
 
@@ -527,9 +534,15 @@ class HandRunner:
         while True:
             remaining = deadline - loop.time()
             if h._offer is None and remaining > 0:
-                h._arrived.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(h._arrived.wait(), remaining)
+                # One future and one timer per wait (asyncio.wait_for would add a
+                # task per decision on the table's hottest path).
+                arrived = h._arrived = loop.create_future()
+                timer = loop.call_later(remaining, _resolve, arrived)
+                try:
+                    await arrived
+                finally:
+                    timer.cancel()
+                    h._arrived = None
             action = h._offer
             if action is None:
                 h.turn = None

@@ -52,15 +52,17 @@ class Many:
     def __init__(self, opener: Opener) -> None:
         self.opener = opener
         self.sessions: dict[int, _Session] = {}
-        self.out: asyncio.Queue[tuple[int, pb.TableEvent | pb.SessionEnded] | None] = (
-            asyncio.Queue()
-        )
+        self.out: asyncio.Queue[
+            tuple[int, pb.TableEvent | list[pb.TableEvent] | pb.SessionEnded] | None
+        ] = asyncio.Queue()
         self.tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ outgoing
 
-    def _sink(self, number: int) -> Callable[[Subscriber, pb.TableEvent | None], None]:
-        def sink(sub: Subscriber, event: pb.TableEvent | None) -> None:
+    def _sink(
+        self, number: int
+    ) -> Callable[[Subscriber, pb.TableEvent | list[pb.TableEvent] | None], None]:
+        def sink(sub: Subscriber, event: pb.TableEvent | list[pb.TableEvent] | None) -> None:
             if event is not None:
                 if self.out.qsize() >= QUEUE_LIMIT * max(1, len(self.sessions)):
                     sub.end(grpc.StatusCode.RESOURCE_EXHAUSTED, "the stream is not being read")
@@ -91,6 +93,11 @@ class Many:
                 tagged = batch.events.add(session=number)
                 if isinstance(what, pb.SessionEnded):
                     tagged.ended.CopyFrom(what)
+                elif isinstance(what, list):  # a DELIVERY_ON_TURN batch
+                    if len(what) == 1:
+                        tagged.event.CopyFrom(what[0])
+                    else:
+                        tagged.event.batch.events.extend(what)
                 else:
                     tagged.event.CopyFrom(what)
                 if self.out.empty():

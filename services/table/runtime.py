@@ -54,7 +54,9 @@ from .metrics import (
 QUEUE_LIMIT = 2_000  # events waiting for a slow reader before it is disconnected
 
 
-Sink = Callable[["Subscriber", "pb.TableEvent | None"], None]
+# What a shared stream's sink gets: an event, a DELIVERY_ON_TURN batch of them
+# (the sink wraps them itself: one copy instead of two), or None at the end.
+Sink = Callable[["Subscriber", "pb.TableEvent | list[pb.TableEvent] | None"], None]
 
 
 class Subscriber:
@@ -88,6 +90,10 @@ class Subscriber:
 
     def _flush(self) -> None:
         if not self.buffer:
+            return
+        if self.sink is not None and self.ended is None:
+            self.sink(self, self.buffer)
+            self.buffer = []
             return
         if len(self.buffer) == 1:
             self._push(self.buffer[0])
