@@ -48,6 +48,15 @@ def _state(msg: pb.BettingState, present: bool) -> tuple[BettingState, list[int]
     return state_from_pb(msg)
 
 
+def _round_request(request: pb.StartRoundRequest, field: str = "") -> tuple[int, list[list[Card]]]:
+    """The street and upcards of a StartRound (or an ApplyAction's then_start)."""
+    street = check_count(request.street, f"{field}street", 0, 4)
+    upcards: list[list[Card]] = [
+        card_list(u.cards, f"{field}upcards[{k}]", most=4) for k, u in enumerate(request.upcards)
+    ]
+    return street, upcards
+
+
 def _check_version(state: BettingState, version: int) -> None:
     if version != state.version:
         raise FailedPreconditionError(
@@ -110,12 +119,33 @@ class BettingServicer(pb_grpc.BettingServicer):
                 f"it is seat {seats[state.to_act]}'s turn, not seat {seat}'s; allowed for "
                 f"seat {seats[state.to_act]}: {betting.legal_actions(state).describe()}"
             )
+        started = None
+        if request.HasField("then_start"):
+            street, upcards = _round_request(request.then_start, "then_start.")
         outcome = betting.apply_action(state, action, player)
+        if (
+            request.HasField("then_start")
+            and outcome.round_complete
+            and not outcome.hand_complete
+            and not outcome.betting_closed
+        ):
+            started = betting.start_round(outcome.state, street, upcards)
         game = state.game.value
         ACTIONS.labels(game, action.kind.value).inc()
         if outcome.hand_complete:
             HANDS_UNCONTESTED.labels(game).inc()
-        return outcome_to_pb(outcome, seats)
+        reply = outcome_to_pb(outcome, seats)
+        if started is not None:
+            ROUNDS_STARTED.labels(game, str(street)).inc()
+            opened = outcome_to_pb(started, seats)
+            reply.state.CopyFrom(opened.state)
+            reply.betting_closed = opened.betting_closed
+            if opened.HasField("legal"):
+                reply.legal.CopyFrom(opened.legal)
+            else:
+                reply.ClearField("legal")
+            reply.next_round_started = True
+        return reply
 
     async def ApplyTimeout(
         self, request: pb.ApplyTimeoutRequest, context: Any
@@ -134,10 +164,7 @@ class BettingServicer(pb_grpc.BettingServicer):
         self, request: pb.StartRoundRequest, context: Any
     ) -> pb.ApplyActionResponse:
         state, seats = _state(request.state, request.HasField("state"))
-        street = check_count(request.street, "street", 0, 4)
-        upcards: list[list[Card]] = [
-            card_list(u.cards, f"upcards[{k}]", most=4) for k, u in enumerate(request.upcards)
-        ]
+        street, upcards = _round_request(request)
         posts, big_blind = _forced_bets(request, seats)
         outcome = betting.start_round(state, street, upcards, posts, big_blind)
         ROUNDS_STARTED.labels(state.game.value, str(street)).inc()

@@ -370,6 +370,10 @@ class HandRunner:
                 if resp.hand_complete:
                     return resp
                 closed = resp.betting_closed
+                if resp.next_round_started:  # seventh street, opened with the action
+                    h.street += 1
+                    await self._deal_stud_street()
+                    self.final_round_opened = resp.HasField("legal")
                 continue
             if h.street >= SEVENTH:
                 return resp
@@ -427,6 +431,16 @@ class HandRunner:
         task = asyncio.ensure_future(self._deal_call(h.street + 1, len(active)))
         task.add_done_callback(_retrieve)  # a voided hand may never await it
         self._ahead = (h.street + 1, active, task)
+
+    def _then_start(self) -> bpb.StartRoundRequest | None:
+        """With seventh street dealt ahead, its round can open in the ApplyAction
+        call itself: its upcards are sixth street's (the river is dealt down)."""
+        h = self.hand
+        if self._ahead is None or self._ahead[0] != SEVENTH:
+            return None
+        return bpb.StartRoundRequest(
+            street=SEVENTH, upcards=[bpb.UpCards(cards=pc.up) for pc in h.cards]
+        )
 
     async def _deal_stud_street(self) -> None:
         h = self.hand
@@ -565,7 +579,11 @@ class HandRunner:
                     "betting",
                     "ApplyAction",
                     bpb.ApplyActionRequest(
-                        state=h.state, action=action, seat=seat, version=version
+                        state=h.state,
+                        action=action,
+                        seat=seat,
+                        version=version,
+                        then_start=self._then_start(),
                     ),
                 )
             except DownstreamError as error:

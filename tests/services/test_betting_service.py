@@ -491,3 +491,61 @@ def test_session_batches_answer_every_call_in_order_like_session__S5(
         list(betting.SessionBatches(iter([pb.SessionBatch()]), timeout=5))
     assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "at least one call" in (error.value.details() or "")
+
+
+def test_then_start_opens_seventh_street_with_the_action__S6_S11(betting: BettingStub) -> None:
+    """A stud hand checked and called to sixth street: the menu's closes_round names
+    the closing call or check; ApplyAction with then_start (seventh street, sixth
+    street's upcards) answers what ApplyAction then StartRound answer, in one call."""
+    hand = StudHand(StudConfig(), [5_000] * 3, seed=5)
+    state = betting.StartRound(
+        pb.StartRoundRequest(
+            state=fresh(STUD, [5_000] * 3),
+            street=0,
+            upcards=[pb.UpCards(cards=[card_str(c[2])]) for c in hand.cards],
+        ),
+        timeout=5,
+    ).state
+    legal = betting.LegalActions(pb.LegalActionsRequest(state=state), timeout=5).legal
+    closing_seen = 0
+    while True:
+        menu = hand.legal_actions()
+        action = (
+            Action.bring_in()
+            if ActionKind.BRING_IN in menu.kinds
+            else Action.check()
+            if menu.can_check
+            else Action.call()
+        )
+        kind = action_to_pb(action).kind
+        if hand.street == 3 and kind in legal.closes_round:  # sixth street closes
+            seat = state.players[state.to_act].seat
+            request = pb.ApplyActionRequest(
+                state=state, action=action_to_pb(action), seat=seat, version=state.version
+            )
+            separate = betting.ApplyAction(request, timeout=5)
+            hand.act(action)
+            opened = betting.StartRound(
+                pb.StartRoundRequest(state=separate.state, street=4, upcards=upcards(hand)),
+                timeout=5,
+            )
+            request.then_start.CopyFrom(pb.StartRoundRequest(street=4, upcards=upcards(hand)))
+            both = betting.ApplyAction(request, timeout=5)
+            assert both.next_round_started and not separate.next_round_started
+            assert both.state == opened.state and both.legal == opened.legal
+            assert both.applied == separate.applied and both.pots == separate.pots
+            assert both.round_complete
+            assert not both.legal.closes_round  # seventh street: nothing is dealt next
+            return
+        reply = act(betting, state, action, hand)
+        assert (kind in legal.closes_round) == (reply.round_complete and not reply.hand_complete)
+        closing_seen += kind in legal.closes_round
+        state, legal = reply.state, reply.legal
+        if not reply.round_complete:
+            continue
+        opened_street = betting.StartRound(
+            pb.StartRoundRequest(state=state, street=hand.street, upcards=upcards(hand)),
+            timeout=5,
+        )
+        state, legal = opened_street.state, opened_street.legal
+        assert closing_seen == hand.street  # each street so far closed by a named kind
