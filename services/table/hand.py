@@ -370,10 +370,11 @@ class HandRunner:
                 if resp.hand_complete:
                     return resp
                 closed = resp.betting_closed
-                if resp.next_round_started:  # seventh street, opened with the action
+                if resp.next_round_started:  # the next street, opened with the action
                     h.street += 1
                     await self._deal_stud_street()
-                    self.final_round_opened = resp.HasField("legal")
+                    if h.street == SEVENTH:
+                        self.final_round_opened = resp.HasField("legal")
                 continue
             if h.street >= SEVENTH:
                 return resp
@@ -432,15 +433,22 @@ class HandRunner:
         task.add_done_callback(_retrieve)  # a voided hand may never await it
         self._ahead = (h.street + 1, active, task)
 
-    def _then_start(self) -> bpb.StartRoundRequest | None:
-        """With seventh street dealt ahead, its round can open in the ApplyAction
-        call itself: its upcards are sixth street's (the river is dealt down)."""
+    async def _then_start(self) -> bpb.StartRoundRequest | None:
+        """With the next street dealt ahead, its round opens in the ApplyAction call
+        itself (``then_start``): one betting call instead of ApplyAction and then
+        StartRound.  Seventh street's upcards are sixth street's (the river is
+        dealt down), so nothing waits; on fourth to sixth street the new upcards
+        come from the deal, which was asked for when the action arrived."""
         h = self.hand
-        if self._ahead is None or self._ahead[0] != SEVENTH:
+        if self._ahead is None:
             return None
-        return bpb.StartRoundRequest(
-            street=SEVENTH, upcards=[bpb.UpCards(cards=pc.up) for pc in h.cards]
-        )
+        street, active, task = self._ahead
+        upcards = [list(pc.up) for pc in h.cards]
+        if street < SEVENTH:
+            dealt: dpb.DealResponse = await task
+            for i, card in zip(active, dealt.cards, strict=True):
+                upcards[i].append(card)
+        return bpb.StartRoundRequest(street=street, upcards=[bpb.UpCards(cards=u) for u in upcards])
 
     async def _deal_stud_street(self) -> None:
         h = self.hand
@@ -583,7 +591,7 @@ class HandRunner:
                         action=action,
                         seat=seat,
                         version=version,
-                        then_start=self._then_start(),
+                        then_start=await self._then_start(),
                     ),
                 )
             except DownstreamError as error:
