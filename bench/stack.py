@@ -32,8 +32,9 @@ Keys (``bench.run`` group ``stack``):
   delta per hand, every method but ``ListTables`` (the table service's table
   discovery, once a second whatever the load); ``stack_session_messages_per_hand``:
   the betting calls made over the betting stream (``SessionBatches``);
-  ``stack_betting_stream_messages_per_hand``: the messages that carried them (a
-  batch of calls is one request message and one response message);
+  ``stack_betting_stream_messages_per_hand`` / ``stack_dealer_stream_messages_per_hand``:
+  the messages that carried them (a batch of calls is one request message and
+  one response message);
   ``stack_interservice_calls_per_hand``: unary RPCs and betting calls;
   ``stack_{betting,dealer,showdown,lobby}_rpcs_per_hand``: the
   same calls counted by each server (``grpc_server_handled_total``, lobby
@@ -246,10 +247,16 @@ def figures_of(
     rpcs_per_hand = (_downstream_rpcs(t1) - _downstream_rpcs(t0)) * per_hand
     session_per_hand = (_downstream_rpcs(t1, "stream") - _downstream_rpcs(t0, "stream")) * per_hand
     messages_per_hand = delta("table_stream_messages_total") * per_hand
-    b0, b1 = before.samples["betting"], after.samples["betting"]
-    batches = total(b1, "grpc_server_msg_received_total", grpc_method="SessionBatches") - total(
-        b0, "grpc_server_msg_received_total", grpc_method="SessionBatches"
-    )
+
+    def received(service: str, method: str) -> float:
+        """Messages ``service`` received on ``method`` in the window."""
+        name = "grpc_server_msg_received_total"
+        return total(after.samples[service], name, grpc_method=method) - total(
+            before.samples[service], name, grpc_method=method
+        )
+
+    batches = received("betting", "SessionBatches")
+    dealer_batches = received("dealer", "Session")
     unary = ceilings[grpc_ceiling.UNARY_CONCURRENT]
     stream = ceilings[grpc_ceiling.STREAM_CONCURRENT]
     out: dict[str, float] = {
@@ -263,6 +270,7 @@ def figures_of(
         "stack_session_messages_per_hand": round(session_per_hand, 2),
         # The betting stream's messages: calls travel in batches (SessionBatches).
         "stack_betting_stream_messages_per_hand": round(batches * per_hand, 2),
+        "stack_dealer_stream_messages_per_hand": round(dealer_batches * per_hand, 2),
         "stack_interservice_calls_per_hand": round(rpcs_per_hand + session_per_hand, 2),
         "stack_stream_messages_per_hand": round(messages_per_hand, 2),
         "stack_player_messages_per_hand": round(

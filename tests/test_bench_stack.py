@@ -20,6 +20,7 @@ POSITIVE = (
     "stack_server_rpcs_per_hand",
     "stack_session_messages_per_hand",  # betting goes over its SessionBatches stream
     "stack_betting_stream_messages_per_hand",  # in batches
+    "stack_dealer_stream_messages_per_hand",
     "stack_interservice_calls_per_hand",
     "stack_lobby_rpcs_per_hand",
     "stack_stream_messages_per_hand",
