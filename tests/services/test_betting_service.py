@@ -379,6 +379,9 @@ def test_nobody_to_act_is_failed_precondition(betting: BettingStub) -> None:
         lambda r: r.__setattr__("seat", 0),
         lambda r: r.state.players[r.state.to_act].__setattr__("folded", True),
         lambda r: r.state.__setattr__("bring_in_player", 5),
+        lambda r: r.then_start.__setattr__("street", 9),
+        lambda r: r.then_start.upcards.add(cards=["Xx"]),
+        lambda r: r.then_start.upcards.add(cards=["As", "Ks", "Qs", "Js", "Ts"]),
     ],
 )
 def test_malformed_request_is_invalid_argument(betting: BettingStub, mutate: object) -> None:

@@ -312,3 +312,44 @@ def test_dealer_unknown_deck_is_not_found(dealer: AuditingDealer, method: str) -
         request = pb.DealRiverRequest(deck_id="no-such-deck", players=2)
     call = getattr(dealer.stub, method)
     assert code_of(lambda: call(request, timeout=5)) == grpc.StatusCode.NOT_FOUND
+
+
+def test_dealer_session_batches_answer_like_the_unary_calls__S4_G4(
+    dealer: AuditingDealer,
+) -> None:
+    """The Session stream: several calls per message, answered in order by one
+    message; a refused call is its reply's error (the code the unary call would
+    give) and the stream goes on; an empty batch is INVALID_ARGUMENT; the deck
+    still verifies against its commitment (closed by the fixture)."""
+    opened = dealer.open(game=common.GAME_STUD, players=3)
+    deck_id = opened.deck_id
+    batches = [
+        pb.SessionBatch(
+            calls=[
+                pb.SessionCall(id=1, deal=pb.DealRequest(deck_id=deck_id, count=9)),
+                pb.SessionCall(id=2, deal=pb.DealRequest(deck_id="no-such-deck", count=1)),
+                pb.SessionCall(id=3, deal=pb.DealRequest(deck_id=deck_id, count=99)),
+                pb.SessionCall(id=4),
+            ]
+        ),
+        pb.SessionBatch(
+            calls=[
+                pb.SessionCall(id=5, deal=pb.DealRequest(deck_id=deck_id, burn_first=True, count=3))
+            ]
+        ),
+    ]
+    replies = list(dealer.stub.Session(iter(batches), timeout=5))
+    assert [[r.id for r in reply.replies] for reply in replies] == [[1, 2, 3, 4], [5]]
+    dealt, unknown, too_many, empty = replies[0].replies
+    assert len(dealt.deal.cards) == 9 and dealt.deal.remaining == 52 - 9
+    assert unknown.error.code == grpc.StatusCode.NOT_FOUND.value[0]
+    assert too_many.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert empty.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert "call is required" in empty.error.message
+    fourth = replies[1].replies[0].deal
+    assert len(fourth.cards) == 3 and fourth.remaining == 52 - 9 - 4  # burned one first
+    assert not set(fourth.cards) & set(dealt.deal.cards)
+
+    with pytest.raises(grpc.RpcError) as error:
+        list(dealer.stub.Session(iter([pb.SessionBatch()]), timeout=5))
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
