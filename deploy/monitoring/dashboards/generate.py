@@ -304,6 +304,11 @@ def dealer() -> dict[str, Any]:
                 "Reshuffles / min by reason",
                 [(per_min(rate("dealer_reshuffles_total", "reason")), "{{reason}}")],
             ),
+            panel(
+                "Session calls / s by call and status",
+                [(rate("dealer_session_calls_total", "method, code"), "{{method}} {{code}}")],
+                unit="ops",
+            ),
         ],
     )
 
