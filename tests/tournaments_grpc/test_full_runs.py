@@ -20,9 +20,12 @@ from collections.abc import Iterator
 import pytest
 from grpc import aio
 
+from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc, tournament_pb2_grpc
 from poker.lobby.v1 import tournament_pb2 as tpb
+from poker.table.v1 import table_pb2 as tbl
+from poker.table.v1 import table_pb2_grpc
 from poker_bots import make_bot
 from poker_bots.tournament import play_tournament
 from services.stack import Stack
@@ -66,9 +69,14 @@ def test_T1_T6_120_reference_bots_play_a_tournament_to_the_end(stack: Stack, gam
 
 def test_T6_a_player_away_is_blinded_off_without_waiting_for_the_clock(stack: Stack) -> None:
     """Three players, one away for good: with a 60 s action clock the tournament
-    still ends in seconds, because the table folds the away player at once."""
+    still ends in seconds, because the table folds the away player at once.  The
+    table's history shows T6 hand by hand: the away player is dealt in every hand
+    until out of chips, posts the blinds, and whenever they must act their hand
+    is folded by the clock (in the draw they stand pat, D6).  Being dealt in, an
+    away player whose blind puts them all-in can still win that pot at the
+    showdown, so where they finish is not fixed."""
 
-    async def scenario() -> tuple[tpb.Standings, float, str]:
+    async def scenario() -> tuple[tpb.Standings, float, str, list[tbl.HandHistory]]:
         async with (
             aio.insecure_channel(stack.target("lobby")) as lobby,
             aio.insecure_channel(stack.target("table")) as tables,
@@ -94,16 +102,41 @@ def test_T6_a_player_away_is_blinded_off_without_waiting_for_the_clock(stack: St
             )
             started = time.monotonic()
             await tournaments.Start(tpb.StartTournamentRequest(tournament_id=tid))
+            seat = await tournaments.GetMySeat(
+                tpb.GetMySeatRequest(tournament_id=tid, player_id=away_id, token=away_token)
+            )
             bots = [
                 play_tournament(lobby, tables, tid, pid, token, make_bot("station"))
                 for pid, token in who[1:]
             ]
             await asyncio.wait_for(asyncio.gather(*bots), 50)
             standings = await tournaments.GetStandings(tpb.GetStandingsRequest(tournament_id=tid))
-            return standings, time.monotonic() - started, away_id
+            seconds = time.monotonic() - started
+            history = await table_pb2_grpc.TableServiceStub(tables).GetHandHistory(
+                tbl.GetHandHistoryRequest(table_id=seat.table_id, limit=100)
+            )
+            return standings, seconds, away_id, list(history.hands)
 
-    standings, seconds, away_id = asyncio.run(scenario())
+    standings, seconds, away_id, hands = asyncio.run(scenario())
     assert standings.final and seconds < 50
-    away = next(s for s in standings.standings if s.player_id == away_id)
-    # Dealt in and blinded off: the away player busted, never won.
-    assert away.busted and away.place in (2, 3)
+    assert sorted(s.place for s in standings.standings) == [1, 2, 3]
+    assert hands, "the table kept the tournament's hands"
+    folded = 0
+    for hand in hands:
+        events = [e for e in hand.events if e.WhichOneof("event") != "batch"] + [
+            inner for e in hand.events if e.HasField("batch") for inner in e.batch.events
+        ]
+        started_hand = next(e.hand_started for e in events if e.HasField("hand_started"))
+        seats = {s.player_id: s.seat for s in started_hand.seats}
+        if away_id not in seats:
+            continue  # out of chips: no longer dealt in
+        away_seat = seats[away_id]
+        for e in events:
+            if e.HasField("action_taken") and e.action_taken.seat == away_seat:
+                taken = e.action_taken
+                # T6: folded by the clock at once, never a choice of theirs.
+                assert taken.timeout and taken.action.kind == common.ACTION_KIND_FOLD, taken
+                folded += 1
+            if e.HasField("draw_taken") and e.draw_taken.seat == away_seat:
+                assert e.draw_taken.count == 0  # D6: stands pat
+    assert folded > 0
