@@ -29,6 +29,7 @@ import grpc
 from grpc import aio
 
 from poker.table.v1 import table_pb2, table_pb2_grpc
+from service_kit.batches import drain
 
 
 def _error(code: grpc.StatusCode, details: str) -> aio.AioRpcError:
@@ -110,22 +111,9 @@ class Multiplexer:
         out: asyncio.Queue[_Outgoing | None] = asyncio.Queue()
 
         async def requests() -> Any:
-            while (item := await out.get()) is not None:
-                batch = table_pb2.PlayManyRequest()
-                while item is not None:
-                    number, message = item
-                    tagged = batch.messages.add(session=number)
-                    if message is None:
-                        tagged.leave = True
-                    else:
-                        tagged.message.CopyFrom(message)
-                    if out.empty():
-                        break
-                    item = out.get_nowait()
+            async for batch in drain(out, table_pb2.PlayManyRequest, _add):
                 self.messages_sent += 1
                 yield batch
-                if item is None:
-                    return
 
         call = self._stub.PlayMany(requests())
         self._out = out
@@ -193,3 +181,12 @@ class Multiplexer:
 
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def _add(batch: table_pb2.PlayManyRequest, item: _Outgoing) -> None:
+    number, message = item
+    tagged = batch.messages.add(session=number)
+    if message is None:
+        tagged.leave = True
+    else:
+        tagged.message.CopyFrom(message)

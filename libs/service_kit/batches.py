@@ -1,4 +1,5 @@
-"""Unary calls carried in batches over one stream: the server's side.
+"""Unary calls carried in batches over one stream: ``drain`` (either side) and
+``answer`` (the server's side).
 
 Why: in grpc.aio every message costs far more CPU than the work behind most of
 the calls between the card room's services, and a table process running many
@@ -15,8 +16,9 @@ fields are named like the reply's ``result`` oneof fields, plus ``error``
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 import grpc
 
@@ -24,6 +26,29 @@ from .errors import ErrorCodes, InvalidArgumentError, status_of
 from .logs import get_logger
 
 Handler = Callable[[Any, Any], Awaitable[Any]]
+Item = TypeVar("Item")
+Batch = TypeVar("Batch")
+
+
+async def drain(
+    queue: asyncio.Queue[Item | None],
+    new_batch: Callable[[], Batch],
+    add: Callable[[Batch, Item], None],
+) -> AsyncIterator[Batch]:
+    """The messages of a batched stream: every item waiting in ``queue`` when the
+    next message is due goes into it (``add``), so items queued while the last
+    message was being written leave together.  None in the queue ends the stream
+    (after the message it interrupts)."""
+    while (item := await queue.get()) is not None:
+        batch = new_batch()
+        while item is not None:
+            add(batch, item)
+            if queue.empty():
+                break
+            item = queue.get_nowait()
+        yield batch
+        if item is None:
+            return
 
 
 async def answer(
@@ -32,16 +57,18 @@ async def answer(
     handlers: Mapping[str, Handler],
     codes: ErrorCodes,
     context: Any,
+    results: Mapping[str, str] | None = None,
 ) -> tuple[str, grpc.StatusCode]:
     """Run one call of a batch into ``reply``: the handler's response in the result
-    field named like the call's, or ``reply.error``.  Returns (call field, code)."""
+    field named like the call's (or ``results[call]``), or ``reply.error``.
+    Returns (call field, code)."""
     method = call.WhichOneof("call")
     reply.id = call.id
     try:
         if method is None:
             raise InvalidArgumentError(f"call is required: one of {', '.join(handlers)}")
         response = await handlers[method](getattr(call, method), context)
-        getattr(reply, method).CopyFrom(response)
+        getattr(reply, (results or {}).get(method, method)).CopyFrom(response)
         return method, grpc.StatusCode.OK
     except Exception as error:
         status = status_of(error, codes)

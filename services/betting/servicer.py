@@ -23,8 +23,8 @@ from poker_rules.draw import Post
 from poker_rules.errors import IllegalActionError, InvalidConfigError, NotYourTurnError
 from poker_wire import card_list, check_chips, check_count
 from poker_wire.betting import action_from_pb, legal_to_pb, outcome_to_pb, state_from_pb
-from service_kit.errors import FailedPreconditionError, InvalidArgumentError, ServiceError
-from service_kit.logs import get_logger
+from service_kit.batches import Handler, answer, require_calls
+from service_kit.errors import FailedPreconditionError, InvalidArgumentError
 
 from .metrics import (
     ACTIONS,
@@ -95,6 +95,14 @@ def _forced_bets(
 
 class BettingServicer(pb_grpc.BettingServicer):
     """Stateless: every answer follows from the request alone."""
+
+    def __init__(self) -> None:
+        self._calls: dict[str, Handler] = {
+            "legal_actions": self.LegalActions,
+            "apply_action": self.ApplyAction,
+            "apply_timeout": self.ApplyTimeout,
+            "start_round": self.StartRound,
+        }
 
     async def LegalActions(
         self, request: pb.LegalActionsRequest, context: Any
@@ -184,8 +192,7 @@ class BettingServicer(pb_grpc.BettingServicer):
     ) -> AsyncIterator[pb.SessionBatchReply]:
         """Session's calls, a batch per message, answered in order (see the proto)."""
         async for batch in request_iterator:
-            if not batch.calls:
-                raise InvalidArgumentError("a batch carries at least one call")
+            require_calls(batch)
             replies = pb.SessionBatchReply()
             for request in batch.calls:
                 await self._session_call(request, replies.replies.add(), context)
@@ -196,36 +203,10 @@ class BettingServicer(pb_grpc.BettingServicer):
         self, request: pb.SessionRequest, reply: pb.SessionResponse, context: Any
     ) -> None:
         """Answer one call into ``reply``; a refusal is the reply's error, not raised."""
-        method = request.WhichOneof("call")
-        reply.id = request.id
-        code = grpc.StatusCode.OK
-        try:
-            if method == "apply_action":
-                reply.response.CopyFrom(await self.ApplyAction(request.apply_action, context))
-            elif method == "apply_timeout":
-                reply.response.CopyFrom(await self.ApplyTimeout(request.apply_timeout, context))
-            elif method == "start_round":
-                reply.response.CopyFrom(await self.StartRound(request.start_round, context))
-            elif method == "legal_actions":
-                reply.legal_actions.CopyFrom(
-                    await self.LegalActions(request.legal_actions, context)
-                )
-            else:
-                raise InvalidArgumentError(
-                    "call is required: legal_actions, apply_action, apply_timeout or start_round"
-                )
-        except ServiceError as error:
-            code, message = error.code, error.message
-        except tuple(ERROR_CODES) as error:
-            code, message = ERROR_CODES[_kind(error)], str(error)
-        except Exception:
-            get_logger().exception("unexpected error", method=f"Session/{method}")
-            code, message = grpc.StatusCode.INTERNAL, "internal error"
-        if code is not grpc.StatusCode.OK:
-            reply.error.code = code.value[0]
-            reply.error.message = message
-        SESSION_CALLS.labels(method or "none", code.name).inc()
+        method, code = await answer(request, reply, self._calls, ERROR_CODES, context, _RESULTS)
+        SESSION_CALLS.labels(method, code.name).inc()
 
 
-def _kind(error: BaseException) -> type[BaseException]:
-    return next(kind for kind in ERROR_CODES if isinstance(error, kind))
+# Where each call's answer goes in a SessionResponse (the three that change the
+# state share ``response``).
+_RESULTS = {"apply_action": "response", "apply_timeout": "response", "start_round": "response"}

@@ -36,6 +36,7 @@ from poker.dealer.v1 import dealer_pb2 as dpb
 from poker.dealer.v1 import dealer_pb2_grpc
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker.showdown.v1 import showdown_pb2_grpc
+from service_kit.batches import drain
 from service_kit.deadlines import default_deadline
 
 from .metrics import DOWNSTREAM_CALLS, DOWNSTREAM_FAILURES
@@ -112,22 +113,13 @@ class CallStream:
     def _open(self) -> asyncio.Queue[tuple[int, str, Any] | None]:
         queue: asyncio.Queue[tuple[int, str, Any] | None] = asyncio.Queue()
 
-        async def batches() -> AsyncIterator[Any]:
-            while (item := await queue.get()) is not None:
-                batch = self._new_batch()
-                while item is not None:
-                    call_id, field, request = item
-                    message = batch.calls.add()
-                    message.id = call_id
-                    getattr(message, field).CopyFrom(request)
-                    if queue.empty():
-                        break
-                    item = queue.get_nowait()
-                yield batch
-                if item is None:  # closed while batching
-                    return
+        def add(batch: Any, item: tuple[int, str, Any]) -> None:
+            call_id, field, request = item
+            message = batch.calls.add()
+            message.id = call_id
+            getattr(message, field).CopyFrom(request)
 
-        call = self._open_stream(batches())
+        call = self._open_stream(drain(queue, self._new_batch, add))
         self._queue = queue
         self._reader = asyncio.create_task(self._read(call, queue), name=f"{self._name} stream")
         return queue

@@ -25,6 +25,7 @@ import grpc
 
 from poker.table.v1 import table_pb2 as pb
 from poker_wire import check_count
+from service_kit.batches import drain
 from service_kit.errors import status_of
 from service_kit.logs import get_logger
 
@@ -86,27 +87,9 @@ class Many:
 
     async def batches(self) -> AsyncIterator[pb.PlayManyEvents]:
         """Every item waiting goes into the next message."""
-        while (item := await self.out.get()) is not None:
-            batch = pb.PlayManyEvents()
-            while item is not None:
-                number, what = item
-                tagged = batch.events.add(session=number)
-                if isinstance(what, pb.SessionEnded):
-                    tagged.ended.CopyFrom(what)
-                elif isinstance(what, list):  # a DELIVERY_ON_TURN batch
-                    if len(what) == 1:
-                        tagged.event.CopyFrom(what[0])
-                    else:
-                        tagged.event.batch.events.extend(what)
-                else:
-                    tagged.event.CopyFrom(what)
-                if self.out.empty():
-                    break
-                item = self.out.get_nowait()
+        async for batch in drain(self.out, pb.PlayManyEvents, _add):
             STREAM_MESSAGES.labels("many").inc()
             yield batch
-            if item is None:
-                return
 
     # ------------------------------------------------------------ incoming
 
@@ -203,6 +186,23 @@ class Many:
             task.cancel()
         for number in list(self.sessions):
             self._end(number, grpc.StatusCode.CANCELLED, "the stream closed")
+
+
+def _add(
+    batch: pb.PlayManyEvents,
+    item: tuple[int, pb.TableEvent | list[pb.TableEvent] | pb.SessionEnded],
+) -> None:
+    number, what = item
+    tagged = batch.events.add(session=number)
+    if isinstance(what, pb.SessionEnded):
+        tagged.ended.CopyFrom(what)
+    elif isinstance(what, list):  # a DELIVERY_ON_TURN batch
+        if len(what) == 1:
+            tagged.event.CopyFrom(what[0])
+        else:
+            tagged.event.batch.events.extend(what)
+    else:
+        tagged.event.CopyFrom(what)
 
 
 async def play_many(
