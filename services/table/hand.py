@@ -418,10 +418,11 @@ class HandRunner:
 
     def _deal_ahead(self, seat: int, action: common.Action, legal: common.LegalActions) -> None:
         """Stud: when betting said this action closes the round (``closes_round``),
-        ask the dealer for the next street now, beside the ApplyAction call: the
-        street is dealt whatever the answer, to the same players (the folder
-        excepted), so a street change costs one round trip less.  Nobody sees the
-        cards before the action is applied and the street is announced."""
+        ask the dealer for the next street as soon as the action arrives: that
+        street is dealt whatever else happens, to the same players (the folder
+        excepted), and the ApplyAction call then opens its round too
+        (``_then_start``), so a street change costs one betting call.  Nobody sees
+        the cards before the action is applied and the street is announced."""
         h = self.hand
         if not h.is_stud or action.kind not in legal.closes_round:
             return
