@@ -84,3 +84,29 @@ def require_calls(batch: Any) -> None:
     """A batch carries at least one call (INVALID_ARGUMENT otherwise)."""
     if not batch.calls:
         raise InvalidArgumentError("a batch carries at least one call")
+
+
+async def answer_batches(
+    batches: AsyncIterator[Any],
+    new_reply: Callable[[], Any],
+    handlers: Mapping[str, Handler],
+    codes: ErrorCodes,
+    context: Any,
+    calls: Any,
+    sizes: Any,
+    results: Mapping[str, str] | None = None,
+) -> AsyncIterator[Any]:
+    """A Session stream's server side: each batch answered call by call, in order,
+    into one reply message (``answer``); an empty batch is INVALID_ARGUMENT.
+    ``calls`` (a Prometheus counter labelled method, code) counts each call and
+    ``sizes`` (a histogram) the calls of each message."""
+    async for batch in batches:
+        require_calls(batch)
+        replies = new_reply()
+        for call in batch.calls:
+            method, code = await answer(
+                call, replies.replies.add(), handlers, codes, context, results
+            )
+            calls.labels(method, code.name).inc()
+        sizes.observe(len(batch.calls))
+        yield replies

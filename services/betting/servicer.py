@@ -23,7 +23,7 @@ from poker_rules.draw import Post
 from poker_rules.errors import IllegalActionError, InvalidConfigError, NotYourTurnError
 from poker_wire import card_list, check_chips, check_count
 from poker_wire.betting import action_from_pb, legal_to_pb, outcome_to_pb, state_from_pb
-from service_kit.batches import Handler, answer, require_calls
+from service_kit.batches import Handler, answer, answer_batches
 from service_kit.errors import FailedPreconditionError, InvalidArgumentError
 
 from .metrics import (
@@ -191,12 +191,16 @@ class BettingServicer(pb_grpc.BettingServicer):
         self, request_iterator: AsyncIterator[pb.SessionBatch], context: Any
     ) -> AsyncIterator[pb.SessionBatchReply]:
         """Session's calls, a batch per message, answered in order (see the proto)."""
-        async for batch in request_iterator:
-            require_calls(batch)
-            replies = pb.SessionBatchReply()
-            for request in batch.calls:
-                await self._session_call(request, replies.replies.add(), context)
-            SESSION_BATCH_CALLS.observe(len(batch.calls))
+        async for replies in answer_batches(
+            request_iterator,
+            pb.SessionBatchReply,
+            self._calls,
+            ERROR_CODES,
+            context,
+            SESSION_CALLS,
+            SESSION_BATCH_CALLS,
+            _RESULTS,
+        ):
             yield replies
 
     async def _session_call(

@@ -21,7 +21,7 @@ from poker_rules.commitment import SCHEME, open_deck
 from poker_rules.config import Game
 from poker_rules.errors import DeckExhaustedError, InvalidConfigError
 from poker_wire import card_list, card_strs, check_count, check_id, game_of, river_shortage_of
-from service_kit.batches import Handler, answer, require_calls
+from service_kit.batches import Handler, answer_batches
 from service_kit.errors import ErrorCodes, FailedPreconditionError, InvalidArgumentError
 from service_kit.logs import bound_contextvars, get_logger
 
@@ -80,15 +80,15 @@ class DealerServicer(pb_grpc.DealerServicer):
         self, request_iterator: AsyncIterator[pb.SessionBatch], context: Any
     ) -> AsyncIterator[pb.SessionBatchReply]:
         """The five calls in batches, each answered in order (see the proto)."""
-        async for batch in request_iterator:
-            require_calls(batch)
-            replies = pb.SessionBatchReply()
-            for call in batch.calls:
-                method, code = await answer(
-                    call, replies.replies.add(), self._calls, ERROR_CODES, context
-                )
-                SESSION_CALLS.labels(method, code.name).inc()
-            SESSION_BATCH_CALLS.observe(len(batch.calls))
+        async for replies in answer_batches(
+            request_iterator,
+            pb.SessionBatchReply,
+            self._calls,
+            ERROR_CODES,
+            context,
+            SESSION_CALLS,
+            SESSION_BATCH_CALLS,
+        ):
             yield replies
 
     async def OpenDeck(self, request: pb.OpenDeckRequest, context: Any) -> pb.OpenDeckResponse:
