@@ -266,8 +266,8 @@ def test_check_or_fold_timeout_checks_when_free__S10(betting: BettingStub) -> No
 # ------------------------------------------------------------------ errors
 
 
-def _opened_stud(betting: BettingStub) -> tuple[pb.BettingState, StudHand]:
-    hand = StudHand(StudConfig(), [5_000] * 3, seed=11)
+def _opened_stud(betting: BettingStub, seed: int = 11) -> tuple[pb.BettingState, StudHand]:
+    hand = StudHand(StudConfig(), [5_000] * 3, seed=seed)
     state = betting.StartRound(
         pb.StartRoundRequest(
             state=fresh(STUD, [5_000] * 3),
@@ -500,15 +500,7 @@ def test_then_start_opens_seventh_street_with_the_action__S6_S11(betting: Bettin
     """A stud hand checked and called to sixth street: the menu's closes_round names
     the closing call or check; ApplyAction with then_start (seventh street, sixth
     street's upcards) answers what ApplyAction then StartRound answer, in one call."""
-    hand = StudHand(StudConfig(), [5_000] * 3, seed=5)
-    state = betting.StartRound(
-        pb.StartRoundRequest(
-            state=fresh(STUD, [5_000] * 3),
-            street=0,
-            upcards=[pb.UpCards(cards=[card_str(c[2])]) for c in hand.cards],
-        ),
-        timeout=5,
-    ).state
+    state, hand = _opened_stud(betting, seed=5)
     legal = betting.LegalActions(pb.LegalActionsRequest(state=state), timeout=5).legal
     closing_seen = 0
     while True:
