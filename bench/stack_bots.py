@@ -61,6 +61,7 @@ class Window:
     hands_seen: int = 0  # HandFinished events received by all bots
     actions: int = 0
     events: int = 0
+    events_by_kind: dict[str, int] = field(default_factory=dict)
     snapshots: int = 0
 
 
@@ -110,6 +111,7 @@ async def _commands(stdin: asyncio.StreamReader, window: Window, stop: asyncio.E
             window.latencies.clear()
             window.by_kind.clear()
             window.hands_seen = window.actions = window.events = 0
+            window.events_by_kind.clear()
             window.started = time.perf_counter()
             window.open = True
         elif line == "stop" or not line:
@@ -147,6 +149,7 @@ async def run() -> dict[str, Any]:
             now = time.perf_counter()
             if window.open:
                 window.events += 1
+                window.events_by_kind[kind] = window.events_by_kind.get(kind, 0) + 1
             if kind in {"your_turn", "hand_finished"}:
                 sent = clock.pending
                 if sent is not None:
@@ -204,9 +207,9 @@ async def run() -> dict[str, Any]:
         asyncio.gather(*tasks, return_exceptions=True), STOP_TIMEOUT_S
     )
     commands.cancel()
-    for connection in (c for group in connections.values() for c in group):
-        if isinstance(connection, Multiplexer):
-            await connection.close()
+    muxes = [c for group in connections.values() for c in group if isinstance(c, Multiplexer)]
+    for mux in muxes:
+        await mux.close()
     for channel in (c for group in channels.values() for c in group):
         await channel.close()
 
@@ -232,8 +235,12 @@ async def run() -> dict[str, Any]:
             for kind, values in sorted(window.by_kind.items())
         },
         "hands_seen": window.hands_seen,
+        # PlayMany stream messages over the whole run (both ways), for per-hand ratios
+        "many_messages_sent": sum(m.messages_sent for m in muxes),
+        "many_messages_received": sum(m.messages_received for m in muxes),
         "actions": window.actions,
         "events": window.events,
+        "events_by_kind": dict(sorted(window.events_by_kind.items())),
         "snapshots_in_window": window.snapshots,
         "hands_total": sum(s.hands for s in stats),
         "actions_total": sum(s.actions for s in stats),

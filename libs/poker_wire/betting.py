@@ -66,7 +66,111 @@ def _index(value: int, field: str, n: int, *, optional_minus_one: bool = False) 
 
 
 def state_from_pb(msg: pb.BettingState, field: str = "state") -> tuple[BettingState, list[int]]:
-    """The library state and the seat of each player index, validated."""
+    """The library state and the seat of each player index, validated.
+
+    Every betting call carries the whole state, so the usual case (a valid state)
+    is checked in a few combined tests here; anything they do not pass goes to
+    ``_checked_state_from_pb``, which checks field by field and names what is
+    wrong (or, when nothing is, returns the same state).
+    """
+    if not msg.HasField("config"):
+        return _checked_state_from_pb(msg, field)
+    config = game_config(msg.config, f"{field}.config")
+    game = config.game
+    phase = PHASES.get(msg.phase)
+    n = len(msg.players)
+    street = msg.street
+    if phase is None or not 2 <= n <= PLAYERS[game] or not 0 <= street <= STREETS[game]:
+        return _checked_state_from_pb(msg, field)
+    seats: list[int] = []
+    players: list[PlayerBetting] = []
+    in_hand = False
+    for p in msg.players:
+        seat, stack, bet, total, acted_at = p.seat, p.stack, p.bet, p.total, p.acted_at
+        folded, all_in, protected, pending = p.folded, p.all_in, p.protected, p.pending
+        if (
+            not (
+                1 <= seat <= MAX_SEAT
+                and 0 <= stack <= MAX_CHIPS
+                and 0 <= bet <= total <= MAX_CHIPS
+                and -1 <= acted_at <= MAX_CHIPS
+            )
+            or (pending and (folded or all_in))
+            or (protected and not all_in)
+            or seat in seats
+        ):
+            return _checked_state_from_pb(msg, field)
+        in_hand = in_hand or not folded
+        seats.append(seat)
+        flags = (folded, all_in, protected, p.voluntary, pending)
+        players.append(PlayerBetting(stack, bet, total, *flags, acted_at))
+    to_act = msg.to_act if msg.HasField("to_act") else None
+    last_aggressor = msg.last_aggressor if msg.HasField("last_aggressor") else None
+    round_opener = msg.round_opener if msg.HasField("round_opener") else None
+    stud = isinstance(config, StudConfig)
+    bring_in_player = msg.bring_in_player
+    if (
+        not in_hand
+        or (to_act is not None and not _may_act(players, to_act, phase))
+        or (phase is Phase.DRAWING and game is not Game.DRAW_7A)
+        or not 0 <= msg.current_bet <= MAX_CHIPS
+        or not 0 <= msg.raise_size <= MAX_CHIPS
+        or not 0 <= msg.bet_unit <= MAX_CHIPS
+        or not 0 <= msg.dead <= MAX_CHIPS
+        or not 0 <= msg.bet_count <= MAX_BET_COUNT
+        or (last_aggressor is not None and not 0 <= last_aggressor < n)
+        or (round_opener is not None and not 0 <= round_opener < n)
+        or msg.version < 0
+    ):
+        return _checked_state_from_pb(msg, field)
+    if stud:
+        if (
+            not -1 <= bring_in_player < n
+            or (msg.bring_in_due and (street != 0 or bring_in_player < 0))
+            or (msg.open_pair and (street != 1 or game is Game.STUD_HILO))
+        ):
+            return _checked_state_from_pb(msg, field)
+    elif msg.bring_in_due or msg.open_pair or bring_in_player not in (0, -1):
+        return _checked_state_from_pb(msg, field)
+    else:
+        bring_in_player = -1
+    state = BettingState(
+        config=config,
+        players=tuple(players),
+        phase=phase,
+        street=street,
+        to_act=to_act,
+        current_bet=msg.current_bet,
+        raise_size=msg.raise_size,
+        bet_unit=msg.bet_unit,
+        bet_count=msg.bet_count,
+        capped=msg.capped,
+        last_aggressor=last_aggressor,
+        round_opener=round_opener,
+        dead=msg.dead,
+        bring_in_due=msg.bring_in_due,
+        bring_in_player=bring_in_player,
+        open_pair=msg.open_pair,
+        version=msg.version,
+    )
+    return state, seats
+
+
+def _may_act(players: Sequence[PlayerBetting], to_act: int, phase: Phase) -> bool:
+    """Whether ``to_act`` names a player who can be the one to act (as
+    ``_checked_state_from_pb`` requires)."""
+    if not 0 <= to_act < len(players) or phase is Phase.COMPLETE:
+        return False
+    actor = players[to_act]
+    if actor.folded or (actor.all_in and phase is not Phase.DRAWING):
+        return False
+    return phase is not Phase.BETTING or actor.pending
+
+
+def _checked_state_from_pb(
+    msg: pb.BettingState, field: str = "state"
+) -> tuple[BettingState, list[int]]:
+    """``state_from_pb`` field by field: the first thing wrong is named."""
     if not msg.HasField("config"):
         raise InvalidArgumentError(f"{field}.config is required")
     config = game_config(msg.config, f"{field}.config")
@@ -213,43 +317,47 @@ def _config_to_pb(config: StudConfig | DrawConfig) -> common.GameConfig:
 
 
 def state_to_pb(state: BettingState, seats: Sequence[int]) -> pb.BettingState:
-    msg = pb.BettingState(
-        config=config_to_pb(state.config),
-        phase=PHASE_VALUES[state.phase],  # type: ignore[arg-type]
-        street=state.street,
-        players=[
-            pb.PlayerBetting(
-                seat=seats[i],
-                stack=p.stack,
-                bet=p.bet,
-                total=p.total,
-                folded=p.folded,
-                all_in=p.all_in,
-                protected=p.protected,
-                voluntary=p.voluntary,
-                pending=p.pending,
-                acted_at=p.acted_at,
-            )
-            for i, p in enumerate(state.players)
-        ],
-        current_bet=state.current_bet,
-        raise_size=state.raise_size,
-        bet_unit=state.bet_unit,
-        bet_count=state.bet_count,
-        capped=state.capped,
-        dead=state.dead,
-        bring_in_due=state.bring_in_due,
-        bring_in_player=state.bring_in_player,
-        open_pair=state.open_pair,
-        version=state.version,
-    )
+    msg = pb.BettingState()
+    fill_state(msg, state, seats)
+    return msg
+
+
+def fill_state(msg: pb.BettingState, state: BettingState, seats: Sequence[int]) -> None:
+    """Write ``state`` into an empty ``msg`` in place (a reply's state is built
+    where it goes, not built and then copied: every betting call sends one)."""
+    msg.config.CopyFrom(config_to_pb(state.config))
+    msg.phase = PHASE_VALUES[state.phase]  # type: ignore[assignment]
+    msg.street = state.street
+    add = msg.players.add
+    for seat, p in zip(seats, state.players, strict=True):
+        add(
+            seat=seat,
+            stack=p.stack,
+            bet=p.bet,
+            total=p.total,
+            folded=p.folded,
+            all_in=p.all_in,
+            protected=p.protected,
+            voluntary=p.voluntary,
+            pending=p.pending,
+            acted_at=p.acted_at,
+        )
+    msg.current_bet = state.current_bet
+    msg.raise_size = state.raise_size
+    msg.bet_unit = state.bet_unit
+    msg.bet_count = state.bet_count
+    msg.capped = state.capped
+    msg.dead = state.dead
+    msg.bring_in_due = state.bring_in_due
+    msg.bring_in_player = state.bring_in_player
+    msg.open_pair = state.open_pair
+    msg.version = state.version
     if state.to_act is not None:
         msg.to_act = state.to_act
     if state.last_aggressor is not None:
         msg.last_aggressor = state.last_aggressor
     if state.round_opener is not None:
         msg.round_opener = state.round_opener
-    return msg
 
 
 def action_from_pb(msg: common.Action, field: str = "action") -> Action:
@@ -317,13 +425,13 @@ def awards_to_pb(awards: Sequence[Award], seats: Sequence[int]) -> list[common.A
 
 def outcome_to_pb(outcome: BettingOutcome, seats: Sequence[int]) -> pb.ApplyActionResponse:
     msg = pb.ApplyActionResponse(
-        state=state_to_pb(outcome.state, seats),
         round_complete=outcome.round_complete,
         betting_closed=outcome.betting_closed,
         hand_complete=outcome.hand_complete,
         pots=pots_to_pb(outcome.pots, seats),
         awards=awards_to_pb(outcome.awards, seats),
     )
+    fill_state(msg.state, outcome.state, seats)
     if outcome.applied is not None:
         msg.applied.CopyFrom(action_to_pb(outcome.applied))
     if outcome.legal is not None:

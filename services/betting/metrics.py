@@ -29,6 +29,14 @@ SESSION_BATCH_CALLS = Histogram(
     "Calls per SessionBatches message: how much batching saves over one message each.",
     buckets=(1, 2, 3, 4, 6, 8, 12, 16, 24, 32),
 )
+STATE_REFS_USED = Counter(
+    "betting_state_refs",
+    "state_refs received on SessionBatches streams: found (the state was not sent "
+    "nor parsed) or unknown (NOT_FOUND; the caller sends the state).",
+    ("result",),
+)
+for _result in ("found", "unknown"):
+    STATE_REFS_USED.labels(_result)
 
 # Every game's series exists from the first scrape at 0, so rate() over a game's
 # uncontested hands is defined before its first one (and dashboards show 0, not "no data").

@@ -4,11 +4,16 @@ Every rule decision is the library's; this module only checks the request, maps
 seats to player indexes, refuses a stale ``version`` and counts.  The library
 raises ``IllegalActionError`` (FAILED_PRECONDITION, its message lists what is
 allowed) for an action off the menu or out of turn; nothing is kept between calls,
-so an error changes nothing.
+so an error changes nothing.  (A SessionBatches stream remembers the states it
+returned, so that the caller may name them instead of sending them back: see
+``StateRefs``; nothing outlives the stream.)
 """
 
 from __future__ import annotations
 
+import functools
+import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -21,10 +26,10 @@ from poker_rules.betting import BettingState
 from poker_rules.cards import Card
 from poker_rules.draw import Post
 from poker_rules.errors import IllegalActionError, InvalidConfigError, NotYourTurnError
-from poker_wire import card_list, check_chips, check_count
+from poker_wire import card_list, check_chips, check_count, check_id
 from poker_wire.betting import action_from_pb, legal_to_pb, outcome_to_pb, state_from_pb
 from service_kit.batches import Handler, answer, answer_batches
-from service_kit.errors import FailedPreconditionError, InvalidArgumentError
+from service_kit.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 
 from .metrics import (
     ACTIONS,
@@ -32,6 +37,7 @@ from .metrics import (
     ROUNDS_STARTED,
     SESSION_BATCH_CALLS,
     SESSION_CALLS,
+    STATE_REFS_USED,
     TIMEOUTS,
 )
 
@@ -42,10 +48,70 @@ ERROR_CODES: dict[type[BaseException], grpc.StatusCode] = {
 }
 
 
-def _state(msg: pb.BettingState, present: bool) -> tuple[BettingState, list[int]]:
+STATE_REFS = 4_096  # states a SessionBatches stream remembers (see the proto)
+
+
+class StateRefs:
+    """The states one SessionBatches stream returned, by ref, most recent first.
+
+    The caller may name a state instead of sending it back; the service then skips
+    parsing and checking a state it built itself.  Refs carry a random prefix per
+    stream, so a ref from another (earlier) stream is never taken for one of this
+    stream's: it is NOT_FOUND, and the caller sends the state.  The states are
+    immutable, so remembering one is keeping a reference.
+    """
+
+    def __init__(self, size: int = STATE_REFS) -> None:
+        self.size = size
+        self._prefix = secrets.token_hex(6)
+        self._count = 0
+        self._states: OrderedDict[str, tuple[BettingState, list[int]]] = OrderedDict()
+
+    def remember(self, state: BettingState, seats: list[int]) -> str:
+        self._count += 1
+        ref = f"{self._prefix}-{self._count}"
+        self._states[ref] = (state, seats)
+        if len(self._states) > self.size:
+            self._states.popitem(last=False)
+        return ref
+
+    def recall(self, ref: str) -> tuple[BettingState, list[int]]:
+        found = self._states.get(ref)
+        if found is None:
+            STATE_REFS_USED.labels("unknown").inc()
+            raise NotFoundError(
+                f"unknown state_ref {ref!r}: this stream remembers the last {self.size} "
+                "states it returned; send the state instead"
+            )
+        self._states.move_to_end(ref)
+        STATE_REFS_USED.labels("found").inc()
+        return found
+
+
+def _state(
+    msg: pb.BettingState, present: bool, ref: str = "", refs: StateRefs | None = None
+) -> tuple[BettingState, list[int]]:
+    """The request's state: sent (parsed and checked), or named by ``ref``."""
+    if ref:
+        if present:
+            raise InvalidArgumentError("give state or state_ref, not both")
+        if refs is None:
+            raise InvalidArgumentError(
+                "state_ref is for SessionBatches streams only; send the state"
+            )
+        return refs.recall(check_id(ref, "state_ref"))
     if not present:
         raise InvalidArgumentError("state is required")
     return state_from_pb(msg)
+
+
+def _named(
+    reply: pb.ApplyActionResponse, state: BettingState, seats: list[int], refs: StateRefs | None
+) -> pb.ApplyActionResponse:
+    """On a SessionBatches stream, the reply's state gets its ref."""
+    if refs is not None:
+        reply.state_ref = refs.remember(state, seats)
+    return reply
 
 
 def _round_request(request: pb.StartRoundRequest, field: str = "") -> tuple[int, list[list[Card]]]:
@@ -111,9 +177,9 @@ class BettingServicer(pb_grpc.BettingServicer):
         return pb.LegalActionsResponse(legal=legal_to_pb(betting.legal_actions(state), seats))
 
     async def ApplyAction(
-        self, request: pb.ApplyActionRequest, context: Any
+        self, request: pb.ApplyActionRequest, context: Any, refs: StateRefs | None = None
     ) -> pb.ApplyActionResponse:
-        state, seats = _state(request.state, request.HasField("state"))
+        state, seats = _state(request.state, request.HasField("state"), request.state_ref, refs)
         if not request.HasField("action"):
             raise InvalidArgumentError("action is required")
         action = action_from_pb(request.action)
@@ -153,12 +219,13 @@ class BettingServicer(pb_grpc.BettingServicer):
             else:
                 reply.ClearField("legal")
             reply.next_round_started = True
-        return reply
+            return _named(reply, started.state, seats, refs)
+        return _named(reply, outcome.state, seats, refs)
 
     async def ApplyTimeout(
-        self, request: pb.ApplyTimeoutRequest, context: Any
+        self, request: pb.ApplyTimeoutRequest, context: Any, refs: StateRefs | None = None
     ) -> pb.ApplyActionResponse:
-        state, seats = _state(request.state, request.HasField("state"))
+        state, seats = _state(request.state, request.HasField("state"), request.state_ref, refs)
         _check_version(state, request.version)
         outcome = betting.apply_timeout(state)
         game = state.game.value
@@ -166,17 +233,17 @@ class BettingServicer(pb_grpc.BettingServicer):
         TIMEOUTS.labels(game, applied.kind.value if applied else "all_in_protection").inc()
         if outcome.hand_complete:
             HANDS_UNCONTESTED.labels(game).inc()
-        return outcome_to_pb(outcome, seats)
+        return _named(outcome_to_pb(outcome, seats), outcome.state, seats, refs)
 
     async def StartRound(
-        self, request: pb.StartRoundRequest, context: Any
+        self, request: pb.StartRoundRequest, context: Any, refs: StateRefs | None = None
     ) -> pb.ApplyActionResponse:
-        state, seats = _state(request.state, request.HasField("state"))
+        state, seats = _state(request.state, request.HasField("state"), request.state_ref, refs)
         street, upcards = _round_request(request)
         posts, big_blind = _forced_bets(request, seats)
         outcome = betting.start_round(state, street, upcards, posts, big_blind)
         ROUNDS_STARTED.labels(state.game.value, str(street)).inc()
-        return outcome_to_pb(outcome, seats)
+        return _named(outcome_to_pb(outcome, seats), outcome.state, seats, refs)
 
     async def Session(
         self, request_iterator: AsyncIterator[pb.SessionRequest], context: Any
@@ -190,11 +257,19 @@ class BettingServicer(pb_grpc.BettingServicer):
     async def SessionBatches(
         self, request_iterator: AsyncIterator[pb.SessionBatch], context: Any
     ) -> AsyncIterator[pb.SessionBatchReply]:
-        """Session's calls, a batch per message, answered in order (see the proto)."""
+        """Session's calls, a batch per message, answered in order, with state
+        references (see the proto)."""
+        refs = StateRefs()
+        calls: dict[str, Handler] = {
+            "legal_actions": self.LegalActions,
+            "apply_action": functools.partial(self.ApplyAction, refs=refs),
+            "apply_timeout": functools.partial(self.ApplyTimeout, refs=refs),
+            "start_round": functools.partial(self.StartRound, refs=refs),
+        }
         async for replies in answer_batches(
             request_iterator,
             pb.SessionBatchReply,
-            self._calls,
+            calls,
             ERROR_CODES,
             context,
             SESSION_CALLS,

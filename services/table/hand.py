@@ -221,6 +221,8 @@ class HandRunner:
         self._calls_before = downstream.calls
         # A street asked for ahead (``_deal_ahead``): (street, players, the call).
         self._ahead: tuple[int, tuple[int, ...], asyncio.Future[Any]] | None = None
+        # The betting stream's name for hand.state ("" = none: send the state).
+        self.state_ref = ""
 
     # ------------------------------------------------------------ plumbing
 
@@ -236,9 +238,38 @@ class HandRunner:
                 f"{service}.{method}: {error.code().name} {error.details()}"
             ) from error
 
+    async def _betting(self, method: str, request: Any) -> bpb.ApplyActionResponse:
+        """A betting call on the hand's state: named by its ``state_ref`` when the
+        betting stream gave one (the state is not sent back, nor parsed again),
+        else sent.  A ref the stream does not know (betting restarted, the stream
+        reconnected) is NOT_FOUND and changes nothing: the call goes again with
+        the state.  Raises DownstreamError like ``ds.call``."""
+        if self.state_ref:
+            request.state_ref = self.state_ref
+            try:
+                reply: bpb.ApplyActionResponse = await self.ds.call("betting", method, request)
+                return reply
+            except DownstreamError as error:
+                if error.code() != grpc.StatusCode.NOT_FOUND:
+                    raise
+            self.state_ref = ""
+            request.ClearField("state_ref")
+        request.state.CopyFrom(self.hand.state)
+        reply = await self.ds.call("betting", method, request)
+        return reply
+
+    async def _betting_or_void(self, method: str, request: Any) -> bpb.ApplyActionResponse:
+        """``_betting`` where a refusal voids the hand (as ``call``)."""
+        try:
+            return await self._betting(method, request)
+        except DownstreamError as error:
+            raise HandVoided(f"betting.{method}: {error.code().name} {error.details()}") from error
+
     def _take(self, resp: bpb.ApplyActionResponse) -> bpb.ApplyActionResponse:
-        """Keep the state, and the pots and uncalled bet whenever a round ended."""
+        """Keep the state (and its ref), and the pots and uncalled bet whenever a
+        round ended."""
         self.hand.state = resp.state
+        self.state_ref = resp.state_ref
         if resp.round_complete or resp.hand_complete:
             self.hand.pots = list(resp.pots)
             if resp.HasField("uncalled_seat"):
@@ -391,9 +422,9 @@ class HandRunner:
         """StartRound for the street just dealt, with everyone's upcards (S5, S6)."""
         h = self.hand
         request = bpb.StartRoundRequest(
-            state=h.state, street=h.street, upcards=[bpb.UpCards(cards=pc.up) for pc in h.cards]
+            street=h.street, upcards=[bpb.UpCards(cards=pc.up) for pc in h.cards]
         )
-        return self._take(await self.call("betting", "StartRound", request))
+        return self._take(await self._betting_or_void("StartRound", request))
 
     def _active(self) -> list[int]:
         return [i for i, p in enumerate(self.hand.state.players) if not p.folded]
@@ -488,7 +519,7 @@ class HandRunner:
     async def _draw(self) -> bpb.ApplyActionResponse:
         h = self.hand
         n = len(h.seats)
-        start = bpb.StartRoundRequest(state=h.state, street=0)
+        start = bpb.StartRoundRequest(street=0)
         if self.plan.posts:
             start.posts.extend(
                 bpb.ForcedBet(seat=p.seat, amount=p.amount, live=p.live) for p in self.plan.posts
@@ -496,7 +527,7 @@ class HandRunner:
             start.big_blind_seat = self.plan.big_blind_seat
         outcomes: tuple[Any, Any] = await asyncio.gather(
             self.call("dealer", "OpenDeck", self._open_deck(dpb.DealRequest(count=5 * n))),
-            self.call("betting", "StartRound", start),
+            self._betting_or_void("StartRound", start),
             return_exceptions=True,
         )
         opened, started = outcomes
@@ -572,10 +603,8 @@ class HandRunner:
                 get_logger().info(
                     "action clock ran out", hand_id=h.hand_id, table_id=h.table_id, seat=seat
                 )
-                resp = await self.call(
-                    "betting",
-                    "ApplyTimeout",
-                    bpb.ApplyTimeoutRequest(state=h.state, version=version),
+                resp = await self._betting_or_void(
+                    "ApplyTimeout", bpb.ApplyTimeoutRequest(version=version)
                 )
                 TIMEOUTS.labels(
                     self.game, _POLICY_NAMES.get(h.config.timeout_policy, "default")
@@ -584,11 +613,9 @@ class HandRunner:
             started = time.perf_counter()
             self._deal_ahead(seat, action, legal)
             try:
-                resp = await self.ds.call(
-                    "betting",
+                resp = await self._betting(
                     "ApplyAction",
                     bpb.ApplyActionRequest(
-                        state=h.state,
                         action=action,
                         seat=seat,
                         version=version,

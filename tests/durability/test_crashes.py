@@ -181,3 +181,36 @@ def test_dealer_sigkill_voids_the_hand_and_play_resumes_after_restart(crash: Cra
     assert voided_count(crash) == len([s for s in statuses if s == lpb.HAND_STATUS_VOIDED])
     assert sum(stacks(room, table_id).values()) == 2 * BUY_IN
     assert money(room.assert_chips_conserved()) == money(before)
+
+
+def test_betting_restart_between_decisions_loses_nothing(crash: CrashRoom) -> None:
+    """SIGKILL and restart of the betting service while a turn waits: betting keeps
+    nothing between calls, so the hand goes on.  The table names its state by the
+    ref the old stream gave; the new stream does not know it (NOT_FOUND, counted),
+    so the table sends the state itself and the hand is played to the end, not
+    voided, with every chip accounted for."""
+    room = crash.room
+    table_id, players = crash.seat_two()
+    first = first_turn(players)
+    before = room.assert_chips_conserved()
+
+    crash.kill("betting")
+    crash.restart("betting")
+    autoplay(
+        players,
+        lambda: all(p.of("hand_finished", first) for p in players),
+        f"hand {first} ended",
+    )
+    for player in players:
+        (end,) = player.of("hand_finished", first)
+        assert not end.voided
+    finished = eventually(
+        lambda: (r := record(room, table_id, first)) and r.status == lpb.HAND_STATUS_FINISHED,
+        f"hand {first} recorded finished",
+    )
+    assert finished
+    assert sum(stacks(room, table_id).values()) == 2 * BUY_IN
+    assert money(room.assert_chips_conserved()) == money(before)
+    unknown = sample(room.metrics("betting"), "betting_state_refs_total", result="unknown")
+    found = sample(room.metrics("betting"), "betting_state_refs_total", result="found")
+    assert unknown >= 1 and found >= 1  # the old stream's ref, then this stream's refs

@@ -8,6 +8,7 @@ same cards, and the service's state must be the hand's betting state at every st
 
 from __future__ import annotations
 
+import queue
 from collections.abc import Iterator
 
 import grpc
@@ -28,8 +29,10 @@ from poker_rules import (
     TimeoutPolicy,
     card_str,
 )
-from poker_rules.betting import snapshot
+from poker_rules.betting import new_state, snapshot
 from poker_wire.betting import action_to_pb, state_from_pb
+from service_kit.errors import NotFoundError
+from services.betting.servicer import StateRefs
 
 from .process import ServiceProcess
 from .test_service_plumbing import reflected_services, scrape
@@ -484,7 +487,13 @@ def test_session_batches_answer_every_call_in_order_like_session__S5(
     replies = list(betting.SessionBatches(iter(batches), timeout=5))
     assert [[r.id for r in reply.replies] for reply in replies] == [[1, 2, 3], [4]]
     one_by_one = list(betting.Session(iter(calls), timeout=5))
-    assert [r for reply in replies for r in reply.replies] == one_by_one
+    batched = [r for reply in replies for r in reply.replies]
+    # SessionBatches names each state it returns (state_ref); otherwise the same.
+    assert batched[1].response.state_ref and not one_by_one[1].response.state_ref
+    for r in batched:
+        if r.WhichOneof("result") == "response":
+            r.response.ClearField("state_ref")
+    assert batched == one_by_one
     refused, applied, empty = replies[0].replies
     assert refused.error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
     assert applied.response.applied.kind == common.ACTION_KIND_BRING_IN
@@ -544,3 +553,168 @@ def test_then_start_opens_seventh_street_with_the_action__S6_S11(betting: Bettin
         )
         state, legal = opened_street.state, opened_street.legal
         assert closing_seen == hand.street  # each street so far closed by a named kind
+
+
+# ------------------------------------------------------------------ state refs
+
+
+class _Stream:
+    """One SessionBatches stream, a batch at a time (send, then read its reply)."""
+
+    def __init__(self, betting: BettingStub) -> None:
+        self._out: queue.Queue[pb.SessionBatch | None] = queue.Queue()
+        self._replies = betting.SessionBatches(iter(self._out.get, None), timeout=30)
+
+    def ask(self, *calls: pb.SessionRequest) -> list[pb.SessionResponse]:
+        self._out.put(pb.SessionBatch(calls=calls))
+        return list(next(self._replies).replies)
+
+    def close(self) -> None:
+        self._out.put(None)
+        for _ in self._replies:
+            pass
+
+
+def _by_ref(request: pb.ApplyActionRequest, ref: str) -> pb.ApplyActionRequest:
+    named = pb.ApplyActionRequest()
+    named.CopyFrom(request)
+    named.ClearField("state")
+    named.state_ref = ref
+    return named
+
+
+def test_a_state_ref_answers_exactly_as_the_state_it_names__S5_S6(betting: BettingStub) -> None:
+    """A whole stud hand over one SessionBatches stream, every call naming the
+    last reply's state by its ref: each answer equals the unary answer to the same
+    call with the state sent (the ref aside), and the hand plays out."""
+    stream = _Stream(betting)
+    hand = StudHand(StudConfig(), [5_000] * 3, seed=3)
+    start = pb.StartRoundRequest(
+        state=fresh(STUD, [5_000] * 3),
+        street=0,
+        upcards=[pb.UpCards(cards=[card_str(c[2])]) for c in hand.cards],
+    )
+    (first,) = stream.ask(pb.SessionRequest(id=1, start_round=start))
+    reply = first.response
+    calls = 1
+    while not reply.hand_complete:
+        ref, state = reply.state_ref, reply.state
+        assert ref, "every state from the stream has a ref"
+        if reply.HasField("legal"):
+            menu = hand.legal_actions()
+            action = Action.bring_in() if ActionKind.BRING_IN in menu.kinds else Action.call()
+            if menu.can_check:
+                action = Action.check()
+            request = pb.ApplyActionRequest(
+                state=state,
+                action=action_to_pb(action),
+                seat=state.players[state.to_act].seat,
+                version=state.version,
+            )
+            unary = betting.ApplyAction(request, timeout=5)
+            (named,) = stream.ask(pb.SessionRequest(id=2, apply_action=_by_ref(request, ref)))
+            hand.act(action)
+        else:
+            if state.street >= 4:
+                break  # seventh street's betting is over: the showdown is next
+            start = pb.StartRoundRequest(state=state, street=hand.street, upcards=upcards(hand))
+            unary = betting.StartRound(start, timeout=5)
+            start.ClearField("state")
+            start.state_ref = ref
+            (named,) = stream.ask(pb.SessionRequest(id=2, start_round=start))
+        calls += 1
+        assert named.WhichOneof("result") == "response", named.error.message
+        reply = named.response
+        answered = pb.ApplyActionResponse()
+        answered.CopyFrom(reply)
+        answered.ClearField("state_ref")
+        assert answered == unary
+        assert reply.state_ref != ref
+        if reply.HasField("legal"):  # mid-round (the library hand deals on by itself)
+            same(reply.state, hand)
+    stream.close()
+    assert calls > 10
+
+
+def test_state_refs_are_per_stream_and_a_refusal_keeps_them(
+    betting: BettingStub, betting_process: ServiceProcess
+) -> None:
+    """An unknown ref is NOT_FOUND and the stream goes on; a ref from another
+    stream is unknown; a refused action (FAILED_PRECONDITION) forgets nothing, so
+    the same ref then serves the right action.  Both outcomes are counted."""
+    before = scrape(betting_process)
+    state, _ = _opened_stud(betting)  # the bring-in's clock runs out: it is posted
+    one, other = _Stream(betting), _Stream(betting)
+    (opened,) = one.ask(
+        pb.SessionRequest(id=1, apply_timeout=pb.ApplyTimeoutRequest(state=state, version=0))
+    )
+    ref = opened.response.state_ref
+    after = opened.response.state
+    mover = after.players[after.to_act].seat
+    check = pb.ApplyActionRequest(
+        action=common.Action(kind=common.ACTION_KIND_CHECK), seat=mover, version=after.version
+    )
+    complete = pb.ApplyActionRequest(
+        action=common.Action(kind=common.ACTION_KIND_COMPLETE, amount=100),
+        seat=mover,
+        version=after.version,
+    )
+    unknown, refused, applied = one.ask(
+        pb.SessionRequest(id=2, apply_action=_by_ref(check, ref + "x")),
+        pb.SessionRequest(id=3, apply_action=_by_ref(check, ref)),
+        pb.SessionRequest(id=4, apply_action=_by_ref(complete, ref)),
+    )
+    assert unknown.error.code == grpc.StatusCode.NOT_FOUND.value[0]
+    assert "send the state instead" in unknown.error.message
+    assert refused.error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
+    assert applied.response.applied.kind == common.ACTION_KIND_COMPLETE
+    (elsewhere,) = other.ask(pb.SessionRequest(id=1, apply_action=_by_ref(complete, ref)))
+    assert elsewhere.error.code == grpc.StatusCode.NOT_FOUND.value[0]
+    one.close()
+    other.close()
+    after = scrape(betting_process)
+    for result, more in (("found", 2), ("unknown", 2)):
+        key = ("betting_state_refs_total", (("result", result),))
+        assert after[key] - before.get(key, 0) == more
+
+
+def test_state_ref_misuse_is_invalid_argument(betting: BettingStub) -> None:
+    """A ref with the state, a ref on a unary call, an oversized ref."""
+    state, _ = _opened_stud(betting)
+    seat = state.players[state.to_act].seat
+    bring_in = common.Action(kind=common.ACTION_KIND_BRING_IN)
+    both = pb.ApplyActionRequest(state=state, action=bring_in, seat=seat, state_ref="a-1")
+    stream = _Stream(betting)
+    (twice,) = stream.ask(pb.SessionRequest(id=1, apply_action=both))
+    assert twice.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert "not both" in twice.error.message
+    (huge,) = stream.ask(
+        pb.SessionRequest(
+            id=2,
+            apply_action=pb.ApplyActionRequest(action=bring_in, seat=seat, state_ref="r" * 65),
+        )
+    )
+    assert huge.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    stream.close()
+    code, details = code_of(
+        lambda: betting.ApplyAction(
+            pb.ApplyActionRequest(action=bring_in, seat=seat, state_ref="a-1"), timeout=5
+        )
+    )
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert "SessionBatches streams only" in details
+
+
+def test_a_stream_remembers_its_last_states_only() -> None:
+    """StateRefs: the most recently used STATE_REFS states; older ones are NOT_FOUND."""
+    refs = StateRefs(size=2)
+    state = new_state(StudConfig(), [100, 100])
+    a = refs.remember(state, [1, 2])
+    b = refs.remember(state, [1, 2])
+    assert refs.recall(a) == (state, [1, 2])  # a is now the most recent
+    c = refs.remember(state, [3, 4])
+    assert refs.recall(c) == (state, [3, 4]) and refs.recall(a)
+    with pytest.raises(NotFoundError, match="remembers the last 2 states"):
+        refs.recall(b)
+    assert len({a, b, c}) == 3
+    assert a.split("-")[0] != StateRefs().remember(state, [1, 2]).split("-")[0]  # per stream
