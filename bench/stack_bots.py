@@ -146,11 +146,12 @@ async def run() -> dict[str, Any]:
     def hook_for(player_id: str, clock: TableClock) -> Any:
         def on_event(event: table_pb2.TableEvent, view: TableView) -> None:
             kind = event.WhichOneof("event")
-            now = time.perf_counter()
             if window.open:
                 window.events += 1
-                window.events_by_kind[kind] = window.events_by_kind.get(kind, 0) + 1
+                counts = window.events_by_kind
+                counts[kind] = counts.get(kind, 0) + 1
             if kind in {"your_turn", "hand_finished"}:
+                now = time.perf_counter()
                 sent = clock.pending
                 if sent is not None:
                     clock.pending = None

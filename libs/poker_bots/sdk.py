@@ -384,10 +384,11 @@ class _Session:
         stats.messages += 1
         view = self.view
         hook = self.on_event
-        for event in unpack(msg):
-            stats.events += 1
+        events = unpack(msg)
+        stats.events += len(events)
+        for event in events:
             kind = event.WhichOneof("event")
-            view.apply(event)
+            view.apply_event(event, kind)
             if kind == "snapshot":
                 self.answered = None  # a reconnect: the turn, if any, is pending again
                 self.fell_back = None

@@ -20,7 +20,7 @@ put in this hand (antes, blinds and bets), derived the same way.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from poker.common.v1 import common_pb2
@@ -45,13 +45,18 @@ def card_ints(cards: Iterable[str]) -> list[Card]:
     return [card_int(c) for c in cards]
 
 
-def unpack(event: table_pb2.TableEvent) -> Iterator[table_pb2.TableEvent]:
-    """The events of one stream message: itself, or a batch's events in order."""
-    if event.WhichOneof("event") == "batch":
-        for inner in event.batch.events:
-            yield from unpack(inner)
-    else:
-        yield event
+def unpack(event: table_pb2.TableEvent) -> list[table_pb2.TableEvent]:
+    """The events of one stream message: itself, or a batch's events in order.
+    (A list, not a generator: every event of every seat goes through here.)"""
+    if event.WhichOneof("event") != "batch":
+        return [event]
+    events: list[table_pb2.TableEvent] = []
+    for inner in event.batch.events:
+        if inner.WhichOneof("event") == "batch":
+            events.extend(unpack(inner))
+        else:
+            events.append(inner)
+    return events
 
 
 @dataclass(slots=True)
@@ -250,10 +255,13 @@ class TableView:
             for inner in event.batch.events:
                 self.apply(inner)
             return
+        self.apply_event(event, kind)
+
+    def apply_event(self, event: table_pb2.TableEvent, kind: str | None) -> None:
+        """``apply`` for one event (not a batch) whose ``kind`` (the ``event``
+        oneof's field) the caller already read."""
         self.event_seq = max(self.event_seq, event.event_seq)
-        if kind is None:
-            return
-        handler = _HANDLERS.get(kind)
+        handler = _HANDLERS.get(kind) if kind is not None else None
         if handler is not None:
             handler(self, event)
 
@@ -348,27 +356,31 @@ class TableView:
 
     def _on_action_taken(self, event: table_pb2.TableEvent) -> None:
         msg = event.action_taken
-        s = self.seat(msg.seat)
-        put_in = s.stack - msg.stack
+        seat, stack = msg.seat, msg.stack
+        s = self.seat(seat)
+        put_in = s.stack - stack
         if put_in > 0:
             s.bet += put_in
             self.pot_total += put_in
-        s.stack = msg.stack
+        s.stack = stack
         action = msg.action
-        if action.kind == common_pb2.ACTION_KIND_FOLD:
+        kind = action.kind
+        if kind == common_pb2.ACTION_KIND_FOLD:
             s.in_hand = False
-        elif s.in_hand and msg.stack == 0 and action.kind != common_pb2.ACTION_KIND_DISCARD:
+        elif kind == common_pb2.ACTION_KIND_DISCARD:
+            if action.cards:
+                # the actor's own stream: the discards leave the hand (DrawTaken
+                # adds the replacements; removing twice is harmless)
+                s.own_cards = [c for c in s.own_cards if c not in action.cards]
+        elif stack == 0 and s.in_hand:
             s.all_in = True
-        if action.kind == common_pb2.ACTION_KIND_DISCARD and action.cards:
-            # the actor's own stream: the discards leave the hand (DrawTaken adds
-            # the replacements; removing twice is harmless)
-            s.own_cards = [c for c in s.own_cards if c not in action.cards]
         if msg.pots:
             self.pots = list(msg.pots)
-        for other in self.seats.values():  # D7: the draw count is public until now
-            if other.draw_count is not None and other.seat != msg.seat:
-                other.draw_count = None
-        if self.turn is not None and msg.seat == self.my_seat:
+        if self.is_draw:  # D7: the draw count is public until now (stud has none)
+            for other in self.seats.values():
+                if other.seat != seat:
+                    other.draw_count = None
+        if self.turn is not None and seat == self.my_seat:
             self.turn = None
         self.to_act = None
 
