@@ -351,6 +351,11 @@ def betting() -> dict[str, Any]:
                 "Hands won uncontested / min by game (G6)",
                 [(per_min(rate("betting_hands_uncontested_total", "game")), "{{game}}")],
             ),
+            panel(
+                "State refs / s: found, unknown (state sent again)",
+                [(rate("betting_state_refs_total", "result"), "{{result}}")],
+                unit="ops",
+            ),
         ],
     )
 
