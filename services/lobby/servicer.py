@@ -64,7 +64,6 @@ chip.  Three ways a hand is voided:
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import secrets
@@ -311,7 +310,7 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         saved = None
         if table is not None:
             saved = (
-                copy.deepcopy(table.seating),
+                table.seating.copy(),
                 table.pending,
                 set(table.leaving),
                 table.last_finished,

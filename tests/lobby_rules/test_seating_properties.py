@@ -20,6 +20,7 @@ What "nobody skips the big blind" means here, precisely (B1):
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 from collections import Counter
@@ -242,3 +243,34 @@ def test_property_run_covered_the_cases__B1() -> None:
         "orbit checked",
     ):
         assert TOTALS[key] > 0, key
+
+
+def test_copy_is_a_deepcopy_that_shares_nothing_mutable__B1() -> None:
+    """``SeatingTable.copy`` (the lobby's roll-back point at every change) equals
+    ``copy.deepcopy`` at every step of random play, copies every attribute the
+    table has, and shares nothing that changes: changing the copy's players leaves
+    the table as it was."""
+    sim = Simulation(random.Random(7), 0.08)
+    compared = 0
+    for _ in range(300):
+        sim.run(1)
+        table = sim.t
+        assert set(vars(table)) == {"config", "_seats", "_last", "_pending", "hands_played"}
+        if sim.rng.random() < 0.3:  # sometimes with a hand planned and pending
+            table.plan_hand()
+        clone, deep = table.copy(), copy.deepcopy(table)
+        assert {k: getattr(clone, k) for k in vars(table)} == {
+            k: getattr(deep, k) for k in vars(table)
+        }
+        assert clone.snapshot() == deep.snapshot()
+        for player in clone._seats.values():
+            player.chips += 1
+            player.away = not player.away
+            player.orbits_away += 1
+        clone.hands_played += 1
+        assert table.snapshot() == deep.snapshot()
+        assert table._seats == deep._seats
+        if table._pending is not None:
+            table.void_hand(table._pending)
+        compared += 1
+    assert compared == 300
