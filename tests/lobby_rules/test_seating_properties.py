@@ -245,7 +245,7 @@ def test_property_run_covered_the_cases__B1() -> None:
         assert TOTALS[key] > 0, key
 
 
-def test_copy_is_a_deepcopy_that_shares_nothing_mutable__B1() -> None:
+def test_copy_is_a_deepcopy_that_shares_nothing_mutable() -> None:
     """``SeatingTable.copy`` (the lobby's roll-back point at every change) equals
     ``copy.deepcopy`` at every step of random play, copies every attribute the
     table has, and shares nothing that changes: changing the copy's players leaves
