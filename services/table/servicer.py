@@ -11,6 +11,7 @@ back on the stream as ActionRejected (FAILED_PRECONDITION) and change nothing.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hmac
 import zlib
@@ -37,6 +38,9 @@ from .metrics import CONNECTED, TABLES
 from .runtime import Subscriber, TableRuntime
 
 MAX_TOKEN_LENGTH = 128
+# Stopped tournament tables (broken, T3, or their tournament over) whose hand
+# histories and deck reveals stay readable, most recently stopped kept.
+FINISHED_TABLES = 256
 _LOBBY_CODES = {
     grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,
     grpc.StatusCode.NOT_FOUND: NotFoundError,
@@ -66,6 +70,9 @@ class TableManager:
         self.shard = shard
         self.shards = shards
         self.tables: dict[str, TableRuntime] = {}
+        # Stopped tournament tables: no longer played or joined, but their hands
+        # are the players' history (GetHandHistory, GetDeckReveal).
+        self.finished: collections.OrderedDict[str, TableRuntime] = collections.OrderedDict()
         self._task: asyncio.Task[None] | None = None
         self.log = get_logger()
 
@@ -97,7 +104,11 @@ class TableManager:
         listed_ids = {info.table_id for info in listed.tables}
         for table_id in [t for t, r in self.tables.items() if r.info.tournament_id]:
             if table_id not in listed_ids:
-                await self.tables.pop(table_id).stop()
+                stopped = self.tables.pop(table_id)
+                await stopped.stop()
+                self.finished[table_id] = stopped
+                while len(self.finished) > FINISHED_TABLES:
+                    self.finished.popitem(last=False)
                 self.log.info("tournament table stopped", table_id=table_id)
         TABLES.set(len(self.tables))
 
@@ -119,6 +130,12 @@ class TableManager:
                 await self._task
         await asyncio.gather(*(t.stop() for t in self.tables.values()))
         await self.ds.close()
+
+    async def get_played(self, table_id: str) -> TableRuntime:
+        """A table whose hands may be read: running, or a tournament table
+        stopped since (the last FINISHED_TABLES of them)."""
+        runtime = self.finished.get(check_id(table_id, "table_id"))
+        return runtime if runtime is not None else await self.get(table_id)
 
     async def get(self, table_id: str) -> TableRuntime:
         """The runtime of ``table_id``; a table created a moment ago is found by
@@ -257,7 +274,7 @@ class TableServicer(pb_grpc.TableServiceServicer):
         limit = check_count(request.limit, "limit", 0, 100) or 20
         if request.hand_id:
             check_id(request.hand_id, "hand_id")
-        runtime = await self.manager.get(request.table_id)
+        runtime = await self.manager.get_played(request.table_id)
         player: str | None = None
         if request.player_id or request.token:
             await self._authenticate(request.player_id, request.token, request.table_id)
@@ -272,7 +289,7 @@ class TableServicer(pb_grpc.TableServiceServicer):
             raise PermissionDeniedError(
                 "deck reveals are for auditors: a valid audit_token is required"
             )
-        runtime = await self.manager.get(request.table_id)
+        runtime = await self.manager.get_played(request.table_id)
         return runtime.reveal(request.hand_id)
 
     async def PresetNextDeck(

@@ -112,9 +112,24 @@ def test_T6_a_player_away_is_blinded_off_without_waiting_for_the_clock(stack: St
             await asyncio.wait_for(asyncio.gather(*bots), 50)
             standings = await tournaments.GetStandings(tpb.GetStandingsRequest(tournament_id=tid))
             seconds = time.monotonic() - started
-            history = await table_pb2_grpc.TableServiceStub(tables).GetHandHistory(
+            table_service = table_pb2_grpc.TableServiceStub(tables)
+            # The tournament is over: the table service stops running its table,
+            # and the table's hands stay readable (the players' history).
+            deadline = time.monotonic() + 30
+            while seat.table_id in {
+                t.table_id for t in (await table_service.ListTables(tbl.ListTablesRequest())).tables
+            }:
+                assert time.monotonic() < deadline, "the finished tournament's table still runs"
+                await asyncio.sleep(0.1)
+            history = await table_service.GetHandHistory(
                 tbl.GetHandHistoryRequest(table_id=seat.table_id, limit=100)
             )
+            own = await table_service.GetHandHistory(  # a player's own, after the end
+                tbl.GetHandHistoryRequest(
+                    table_id=seat.table_id, limit=100, player_id=away_id, token=away_token
+                )
+            )
+            assert [h.hand_id for h in own.hands] == [h.hand_id for h in history.hands]
             return standings, seconds, away_id, list(history.hands)
 
     standings, seconds, away_id, hands = asyncio.run(scenario())
