@@ -134,24 +134,8 @@ def state_from_pb(msg: pb.BettingState, field: str = "state") -> tuple[BettingSt
         return _checked_state_from_pb(msg, field)
     else:
         bring_in_player = -1
-    state = BettingState(
-        config=config,
-        players=tuple(players),
-        phase=phase,
-        street=street,
-        to_act=to_act,
-        current_bet=msg.current_bet,
-        raise_size=msg.raise_size,
-        bet_unit=msg.bet_unit,
-        bet_count=msg.bet_count,
-        capped=msg.capped,
-        last_aggressor=last_aggressor,
-        round_opener=round_opener,
-        dead=msg.dead,
-        bring_in_due=msg.bring_in_due,
-        bring_in_player=bring_in_player,
-        open_pair=msg.open_pair,
-        version=msg.version,
+    state = _state_of(
+        msg, config, players, phase, street, to_act, last_aggressor, round_opener, bring_in_player
     )
     return state, seats
 
@@ -256,7 +240,26 @@ def _checked_state_from_pb(
             raise InvalidArgumentError(f"{field}.open_pair: stud high fourth street only (S7a)")
     if msg.version < 0:
         raise InvalidArgumentError(f"{field}.version must not be negative, got {msg.version}")
-    state = BettingState(
+    state = _state_of(
+        msg, config, players, phase, street, to_act, last_aggressor, round_opener, bring_in_player
+    )
+    return state, seats
+
+
+def _state_of(
+    msg: pb.BettingState,
+    config: StudConfig | DrawConfig,
+    players: Sequence[PlayerBetting],
+    phase: Phase,
+    street: int,
+    to_act: int | None,
+    last_aggressor: int | None,
+    round_opener: int | None,
+    bring_in_player: int,
+) -> BettingState:
+    """The library state of a checked ``msg`` (the fields taken as they are, and
+    those the checks derived)."""
+    return BettingState(
         config=config,
         players=tuple(players),
         phase=phase,
@@ -275,7 +278,6 @@ def _checked_state_from_pb(
         open_pair=msg.open_pair,
         version=msg.version,
     )
-    return state, seats
 
 
 _CONFIG_PB: dict[StudConfig | DrawConfig, common.GameConfig] = {}

@@ -21,7 +21,7 @@ import pytest
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.table.v1 import table_pb2 as tpb
 from services.lobby.servicer import VOIDED_AT_TAKEOVER, VOIDED_BY_RESTART, VOIDED_BY_TABLE
-from tests.e2e.client import sample
+from tests.e2e.client import Player, sample
 
 from .conftest import (
     BUY_IN,
@@ -40,6 +40,20 @@ from .conftest import (
 )
 
 BEFORE = {1: BUY_IN, 2: BUY_IN}  # every hand here starts with these stacks until one finishes
+
+
+def play_to_the_end(players: list[Player], hand_id: str) -> list[tpb.HandFinished]:
+    """Answer every turn until each player has the hand's HandFinished (one each)."""
+    autoplay(
+        players,
+        lambda: all(p.of("hand_finished", hand_id) for p in players),
+        f"hand {hand_id} ended",
+    )
+    ends = []
+    for player in players:
+        (end,) = player.of("hand_finished", hand_id)
+        ends.append(end)
+    return ends
 
 
 def voided_count(crash: CrashRoom) -> float:
@@ -151,13 +165,7 @@ def test_dealer_sigkill_voids_the_hand_and_play_resumes_after_restart(crash: Cra
     before = room.assert_chips_conserved()
 
     crash.kill("dealer")
-    autoplay(
-        players,
-        lambda: all(p.of("hand_finished", first) for p in players),
-        f"hand {first} ended",
-    )
-    for player in players:
-        (end,) = player.of("hand_finished", first)
+    for end in play_to_the_end(players, first):
         assert end.voided
         assert {s.seat: s.stack for s in end.seats} == BEFORE
     voided = eventually(
@@ -196,13 +204,7 @@ def test_betting_restart_between_decisions_loses_nothing(crash: CrashRoom) -> No
 
     crash.kill("betting")
     crash.restart("betting")
-    autoplay(
-        players,
-        lambda: all(p.of("hand_finished", first) for p in players),
-        f"hand {first} ended",
-    )
-    for player in players:
-        (end,) = player.of("hand_finished", first)
+    for end in play_to_the_end(players, first):
         assert not end.voided
     finished = eventually(
         lambda: (r := record(room, table_id, first)) and r.status == lpb.HAND_STATUS_FINISHED,
