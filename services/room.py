@@ -84,6 +84,7 @@ class RoomTable:
     table_id: str = ""
     seats: list[Seat] = field(default_factory=list)
     hands: int = 0
+    leaving: set[str] = field(default_factory=set)  # player ids whose StandUp is pending
 
 
 @dataclass
@@ -148,22 +149,31 @@ class Room:
                 await self.sit(t, seat)
 
     async def rebuy_broke(self) -> None:
-        """A bot with no chips left stands up and sits down again with a buy-in."""
+        """A bot with no chips left stands up and sits down again with a buy-in.
+
+        A stand-up the lobby left pending (the seat was dealt into the hand in
+        progress) is finished by the lobby after that hand: the bot then sits down
+        again in a later round, so no bot is left out of its table for good."""
         for t in self.tables:
             info: lpb.Table = await self.lobby.GetTable(lpb.GetTableRequest(table_id=t.table_id))
             broke = {s.player_id for s in info.occupied if s.stack == 0}
+            seated = {s.player_id for s in info.occupied}
             for seat in t.seats:
-                if seat.player_id not in broke:
+                returning = seat.player_id in t.leaving and seat.player_id not in seated
+                if seat.player_id not in broke and not returning:
                     continue
                 try:
-                    stood: lpb.StandUpResponse = await self.lobby.StandUp(
-                        lpb.StandUpRequest(
-                            player_id=seat.player_id, token=seat.token, table_id=t.table_id
+                    if not returning:
+                        stood: lpb.StandUpResponse = await self.lobby.StandUp(
+                            lpb.StandUpRequest(
+                                player_id=seat.player_id, token=seat.token, table_id=t.table_id
+                            )
                         )
-                    )
-                    if stood.pending:
-                        continue
+                        if stood.pending:
+                            t.leaving.add(seat.player_id)
+                            continue
                     await self.sit(t, seat)
+                    t.leaving.discard(seat.player_id)
                 except grpc.aio.AioRpcError as error:
                     # The table moved on between GetTable and these calls (an earlier
                     # pending stand-up completed, the seat is being planned): the

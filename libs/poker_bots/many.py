@@ -142,6 +142,14 @@ class Multiplexer:
                         seat._deliver(tagged.event)
         except aio.AioRpcError as error:
             failure = error
+            if error.code() == grpc.StatusCode.INTERNAL:
+                # grpc.aio ends a stream whose request write failed in core (the
+                # table service went away mid-write) INTERNAL, not UNAVAILABLE: for
+                # the seats it is the same broken connection, which they reconnect.
+                failure = _error(
+                    grpc.StatusCode.UNAVAILABLE,
+                    f"the PlayMany stream broke: INTERNAL {error.details()}",
+                )
         except asyncio.CancelledError:
             failure = _error(grpc.StatusCode.CANCELLED, "the multiplexer was closed")
             raise

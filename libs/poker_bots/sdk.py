@@ -5,8 +5,9 @@ of the connection: it opens ``TableService.Play``, sends ``Join``, keeps a
 :class:`~poker_bots.view.TableView` up to date, asks the bot at every ``YourTurn`` and
 answers with that turn's ``action_seq``, logs ``ActionRejected`` (and falls back once
 to the safest action when the current turn's action was refused), pings when idle,
-and reconnects with backoff when the service is UNAVAILABLE (the new ``Snapshot``
-carries ``your_turn`` when the bot must act).
+and reconnects with backoff when the service is UNAVAILABLE or the connection broke
+under a write (a restart; the new ``Snapshot`` carries ``your_turn`` when the bot
+must act).
 
 Amounts are *to* amounts (the player's total on the street after the action).  In
 fixed limit the legal ones are ``legal.to_choices``; in pot and no limit every integer
@@ -264,6 +265,11 @@ class _RetryError(Exception):
 EventHook = Callable[[table_pb2.TableEvent, TableView], None]
 
 RETRY_CODES = frozenset((grpc.StatusCode.UNAVAILABLE,))
+# A write that races the stream's end (the table service restarting) fails in grpc
+# core, and grpc.aio then ends the whole call INTERNAL "Internal error from Core"
+# instead of the transport's UNAVAILABLE: after such a write, INTERNAL is a broken
+# connection too, and is retried like UNAVAILABLE.
+BROKEN_WRITE_CODES = frozenset((grpc.StatusCode.INTERNAL,))
 
 
 class _Session:
@@ -304,14 +310,24 @@ class _Session:
         self.timer: asyncio.TimerHandle | None = None
         self.nonce = 0
         self.done = False
+        self.write_failed = False  # a write on this connection failed (BROKEN_WRITE_CODES)
 
     async def write(self, msg: table_pb2.PlayerMessage) -> None:
         call = self.call
         if call is None:
             return
         async with self.write_lock:
-            await call.write(msg)
+            try:
+                await call.write(msg)
+            except aio.AioRpcError as exc:
+                if exc.code() in BROKEN_WRITE_CODES:
+                    self.write_failed = True
+                raise
         self.last_io = time.monotonic()
+
+    def _retryable(self, exc: aio.AioRpcError) -> bool:
+        code = exc.code()
+        return code in RETRY_CODES or (self.write_failed and code in BROKEN_WRITE_CODES)
 
     def _tick(self) -> None:
         """Timer: ping when nothing was sent or received for ``ping_interval``."""
@@ -338,6 +354,7 @@ class _Session:
         """One stream: join, then handle messages until it ends (raises _RetryError)."""
         call = self.stub.Play()
         self.call = call
+        self.write_failed = False
         self.last_io = time.monotonic()
         loop = asyncio.get_running_loop()
         self.timer = loop.call_later(self.ping_interval, self._tick)
@@ -357,7 +374,7 @@ class _Session:
         except aio.AioRpcError as exc:
             if self.done:
                 return
-            if exc.code() in RETRY_CODES:
+            if self._retryable(exc):
                 raise _RetryError(got_message) from exc
             raise
         except asyncio.CancelledError:
@@ -501,7 +518,8 @@ async def play(
     ``on_event(event, view)`` is called after every event is applied (batches
     unpacked).  ``validate`` checks the bot's action against the menu before sending
     it and sends the safest action instead of an illegal one.  Reconnects on
-    UNAVAILABLE: at most ``max_reconnects`` in a row, waiting ``backoff`` seconds
+    UNAVAILABLE (and on the INTERNAL grpc.aio gives a stream whose write failed as
+    the service went away): at most ``max_reconnects`` in a row, waiting ``backoff`` seconds
     doubled each time up to ``max_backoff`` (with jitter); any other error (e.g.
     PERMISSION_DENIED for a wrong token) is raised.
     """

@@ -218,7 +218,9 @@ class HandRunner:
         self.uncalled_seat: int | None = None
         self.uncalled_amount = 0
         self.game = game_name(hand.config.game)
-        self._calls_before = downstream.calls
+        # This hand's downstream calls (the Downstream is shared by every table of
+        # the process, so its own count is no hand's).
+        self.rpc_calls = 0
         # A street asked for ahead (``_deal_ahead``): (street, players, the call).
         self._ahead: tuple[int, tuple[int, ...], asyncio.Future[Any]] | None = None
         # The betting stream's name for hand.state ("" = none: send the state).
@@ -231,6 +233,7 @@ class HandRunner:
         self._emit(self.hand, fact)
 
     async def call(self, service: str, method: str, request: Any) -> Any:
+        self.rpc_calls += 1
         try:
             return await self.ds.call(service, method, request)
         except DownstreamError as error:
@@ -246,6 +249,7 @@ class HandRunner:
         the state.  Raises DownstreamError like ``ds.call``."""
         if self.state_ref:
             request.state_ref = self.state_ref
+            self.rpc_calls += 1
             try:
                 reply: bpb.ApplyActionResponse = await self.ds.call("betting", method, request)
                 return reply
@@ -255,6 +259,7 @@ class HandRunner:
             self.state_ref = ""
             request.ClearField("state_ref")
         request.state.CopyFrom(self.hand.state)
+        self.rpc_calls += 1
         reply = await self.ds.call("betting", method, request)
         return reply
 
@@ -329,7 +334,7 @@ class HandRunner:
             final,
             False,
             reveal,
-            self.ds.calls - self._calls_before,
+            self.rpc_calls,
             outcome,
         )
 

@@ -12,7 +12,15 @@ from grpc import aio
 
 from poker.common.v1 import common_pb2 as c
 from poker.table.v1 import table_pb2 as t
-from poker_bots import CallingStation, HandStrengthBot, PlayStats, RandomBot, TableView, play
+from poker_bots import (
+    CallingStation,
+    HandStrengthBot,
+    Multiplexer,
+    PlayStats,
+    RandomBot,
+    TableView,
+    play,
+)
 from poker_bots.sdk import choose, clamp_to, legal_kinds, safest
 
 from .events import (
@@ -202,6 +210,124 @@ def test_reconnect_on_unavailable_resumes_from_the_snapshot_turn() -> None:
     assert [a.action_seq for a in fake.actions] == [2, 4]
 
 
+INTERNAL_FROM_CORE = aio.AioRpcError(
+    grpc.StatusCode.INTERNAL, aio.Metadata(), aio.Metadata(), "Internal error from Core"
+)
+
+
+class BrokenUnderWrite:
+    """A Play call whose stream breaks as the bot answers, as grpc.aio reports it
+    when the table service goes away mid-write (seen in the container restart
+    test): the write raises INTERNAL "Internal error from Core", and so does every
+    read after it."""
+
+    def __init__(self, first: t.TableEvent, *, break_on_write: bool = True) -> None:
+        self.events = [first]
+        self.break_on_write = break_on_write
+        self.broken = not break_on_write
+        self.written: list[t.PlayerMessage] = []
+
+    async def write(self, msg: t.PlayerMessage) -> None:
+        self.written.append(msg)
+        if self.break_on_write and msg.HasField("action"):
+            self.broken = True
+            raise INTERNAL_FROM_CORE
+
+    async def read(self) -> t.TableEvent:
+        if self.events:
+            return self.events.pop(0)
+        if self.broken:
+            raise INTERNAL_FROM_CORE
+        await asyncio.sleep(60)  # pragma: no cover - the tests never get here
+        raise AssertionError
+
+    def cancel(self) -> bool:
+        return False
+
+    def done(self) -> bool:
+        return self.broken
+
+
+class FirstPlayBroken:
+    """A channel whose first Play call is ``call``; every other call is the real
+    channel's (so the reconnect reaches the fake table)."""
+
+    def __init__(self, real: aio.Channel, call: BrokenUnderWrite) -> None:
+        self.real = real
+        self.call = call
+        self.plays = 0
+
+    def stream_stream(self, path: str, *args: Any, **kwargs: Any) -> Any:
+        real = self.real.stream_stream(path, *args, **kwargs)
+
+        def open_call(*a: Any, **kw: Any) -> Any:
+            self.plays += 1
+            return self.call if self.plays == 1 else real(*a, **kw)
+
+        return open_call
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def test_a_stream_broken_under_the_bots_write_is_reconnected() -> None:
+    """The table restarts as the bot answers: the write fails INTERNAL (not
+    UNAVAILABLE); the bot reconnects and answers the turn the new Snapshot carries,
+    instead of stopping for good (its seat would time out every hand)."""
+    first = batch(snapshot(STUD, ME, [seat(1), seat(2)], turn=t.YourTurn(action_seq=2, legal=MENU)))
+    broken = BrokenUnderWrite(first)
+
+    async def second(conn: Conn) -> AsyncIterator[t.TableEvent]:
+        snap = snapshot(STUD, ME, [seat(1), seat(2)], turn=t.YourTurn(action_seq=2, legal=MENU))
+        conn.turn = snap.snapshot.your_turn
+        yield batch(snap)
+        act, rejected = await conn.expect_action()
+        assert rejected is None and act.action_seq == 2
+        yield batch(finished({1: 1_000, 2: 1_000}))
+
+    fake = FakeTable(second)
+
+    async def body(target: str) -> tuple[PlayStats, int]:
+        async with aio.insecure_channel(target) as real:
+            channel = FirstPlayBroken(real, broken)
+            stats = await play(
+                channel,  # type: ignore[arg-type]
+                "t1",
+                "p2",
+                "secret",
+                CallingStation(),
+                hands=1,
+                backoff=0.01,
+            )
+            return stats, channel.plays
+
+    stats, plays = asyncio.run(with_fake(fake, body))
+    assert [m.WhichOneof("message") for m in broken.written] == ["join", "action"]
+    assert plays == 2 and stats.reconnects == 1 and stats.hands == 1
+    assert [a.action_seq for a in fake.actions] == [2]
+
+
+def test_internal_without_a_failed_write_is_raised() -> None:
+    """INTERNAL on a read, with every write through, is the service's error: raised,
+    not retried (only UNAVAILABLE and a broken write reconnect)."""
+    broken = BrokenUnderWrite(batch(snapshot(STUD, ME, [seat(1), seat(2)])), break_on_write=False)
+
+    async def body(target: str) -> None:
+        async with aio.insecure_channel(target) as real:
+            await play(
+                FirstPlayBroken(real, broken),  # type: ignore[arg-type]
+                "t1",
+                "p2",
+                "secret",
+                CallingStation(),
+                backoff=0.01,
+            )
+
+    with pytest.raises(aio.AioRpcError) as info:
+        asyncio.run(with_fake(FakeTable(), body))
+    assert info.value.code() == grpc.StatusCode.INTERNAL
+
+
 def test_reconnects_are_bounded() -> None:
     async def body() -> None:
         # nothing listens there: every attempt is UNAVAILABLE
@@ -349,3 +475,40 @@ def test_the_same_action_seq_in_the_next_hand_is_a_new_turn() -> None:
     fake = FakeTable(script)
     stats = run(fake, hands=2)
     assert stats.hands == 2 and stats.actions == 2 and len(fake.accepted) == 2
+
+
+def test_a_multiplexer_stream_broken_internal_is_unavailable_to_its_seats() -> None:
+    """A PlayMany stream that grpc.aio ends INTERNAL (its request write failed as the
+    table went away) is a broken connection for every seat on it: their reads raise
+    UNAVAILABLE, which play() reconnects, not INTERNAL, which would stop them."""
+
+    class BrokenStream:
+        def __init__(self, requests: Any) -> None:
+            self.requests = requests
+
+        def __aiter__(self) -> BrokenStream:
+            return self
+
+        async def __anext__(self) -> t.PlayManyEvents:
+            raise INTERNAL_FROM_CORE
+
+        def cancel(self) -> bool:
+            return False
+
+    class Channel:
+        def stream_stream(self, path: str, *args: Any, **kwargs: Any) -> Any:
+            return BrokenStream if path.endswith("/PlayMany") else None
+
+        def __getattr__(self, name: str) -> Any:
+            return lambda *a, **kw: None
+
+    async def body() -> aio.AioRpcError:
+        mux = Multiplexer(Channel())  # type: ignore[arg-type]
+        seat_call = mux.Play()
+        with pytest.raises(aio.AioRpcError) as info:
+            await asyncio.wait_for(seat_call.read(), 5)
+        return info.value
+
+    error = asyncio.run(body())
+    assert error.code() == grpc.StatusCode.UNAVAILABLE
+    assert "INTERNAL" in (error.details() or "")

@@ -52,6 +52,7 @@ class PlayingRoom:
         self._ready = threading.Event()
         self._finish = threading.Event()
         self._failure: list[BaseException] = []
+        self._bots: dict[tuple[str, str], asyncio.Task[object]] = {}  # (table, player) -> task
         self._thread = threading.Thread(target=self._run, name="container bots", daemon=True)
 
     def start(self) -> PlayingRoom:
@@ -66,6 +67,17 @@ class PlayingRoom:
         """Raise the bots' error, if their thread failed."""
         if self._failure:
             raise RuntimeError("the bots failed") from self._failure[0]
+
+    def stopped_bots(self, table_id: str) -> list[str]:
+        """The bots of ``table_id`` whose play ended before :meth:`finish`, and why
+        (for a failure's message: a table whose bots are gone stops dealing)."""
+        out = []
+        for (table, player), task in list(self._bots.items()):
+            if table != table_id or not task.done():
+                continue
+            error = None if task.cancelled() else task.exception()
+            out.append(f"{player}: {'cancelled' if task.cancelled() else repr(error)}")
+        return out
 
     def finish(self, timeout: float = 90.0) -> Outcome:
         """Everyone stands up (after their hand), the bots stop; the outcome."""
@@ -96,8 +108,8 @@ class PlayingRoom:
             self.games = {t.table_id: t.spec.config.game for t in room.tables}
             await _wait_for_tables(table_stub, set(self.labels))
             done = asyncio.Event()
-            bots = [
-                asyncio.create_task(
+            self._bots = {
+                (t.table_id, seat.player_id): asyncio.create_task(
                     play(
                         table_channel,
                         t.table_id,
@@ -111,7 +123,8 @@ class PlayingRoom:
                 )
                 for t in room.tables
                 for i, seat in enumerate(t.seats)
-            ]
+            }
+            bots = list(self._bots.values())
             await asyncio.sleep(0.3)  # the streams join before the first hand is dealt
             await room.seat_everyone()
             self._ready.set()

@@ -19,7 +19,7 @@ tests to check.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import grpc
@@ -37,6 +37,7 @@ HANDS_PER_TABLE = 100
 HANDS_BEFORE_RESTART = 40
 HANDS_AFTER_RESTART = 20  # at least, at every table: play resumed
 PLAY_TIMEOUT_S = 240.0
+LIST_HANDS_MAX = 500  # ListHands lists a table's newest hands, at most this many
 # The table's downstream calls get a roomy deadline, as in the e2e tests: a hand
 # is voided when one fails, and the test machine runs the rest of the suite too.
 STACK_ENV = {"table": {"CALL_DEADLINE_S": "10", "TABLE_IDLE_POLL_S": "0.3"}}
@@ -106,29 +107,70 @@ def wait_played(
     wanted: dict[str, int],
     deadline: float,
     what: str,
+    explain: Callable[[str], str] = lambda table_id: "",
 ) -> dict[str, int]:
-    """Until every table of ``wanted`` has played its hands; raises at the deadline,
-    or at once with the bots' error when they failed."""
+    """Until every table of ``wanted`` has played its hands; raises at the deadline
+    (with ``explain(table_id)`` for each table short of its hands), or at once with
+    the bots' error when they failed."""
     while True:
         room.check()
         now = played(lobby, list(wanted))
         if all(now[t] >= n for t, n in wanted.items()):
             return now
         if time.monotonic() > deadline:
-            raise TimeoutError(f"{what}: played {now}, wanted {wanted}")
+            short = [explain(t) for t, n in wanted.items() if now[t] < n]
+            raise TimeoutError(f"{what}: played {now}, wanted {wanted}\n" + "\n".join(short))
         time.sleep(0.5)
 
 
-def in_progress(target: str) -> dict[str, str]:
+def stall_report(
+    stack: ContainerStack, lobby: lobby_pb2_grpc.LobbyStub, room: PlayingRoom, table_id: str
+) -> str:
+    """Why a table is short of hands, for the failure's message: its seats at the
+    lobby, its last hands, the table service's view of it, bots that stopped, and
+    the table container's last log lines about it."""
+    lines = [f"--- table {table_id} ({room.labels.get(table_id, '?')})"]
+    try:
+        info = lobby.GetTable(lpb.GetTableRequest(table_id=table_id), timeout=10)
+        lines.append(
+            "lobby seats: "
+            + ", ".join(
+                f"{s.seat}:{s.player_id[-6:]} stack {s.stack}"
+                + (" sitting out" if s.sitting_out else "")
+                + (" away" if s.away else "")
+                for s in info.occupied
+            )
+        )
+        lines.extend(
+            f"hand {r.hand_id} {lpb.HandStatus.Name(r.status)} {r.void_reason}"
+            for r in hand_records(lobby, table_id)[-3:]
+        )
+        summary = {t.table_id: t for t in _list_tables(stack.target("table")).tables}.get(table_id)
+        lines.append(f"table service: {summary}".replace("\n", " "))
+    except grpc.RpcError as error:
+        lines.append(f"(not read: {error})")
+    lines.append(f"bots stopped: {room.stopped_bots(table_id) or 'none'}")
+    logs = [line for line in stack["table"].logs().splitlines() if table_id in line]
+    lines.extend(logs[-15:])
+    return "\n".join(lines)
+
+
+def _list_tables(target: str) -> tpb.ListTablesResponse:
     with grpc.insecure_channel(target) as channel:
         listed: tpb.ListTablesResponse = table_pb2_grpc.TableServiceStub(channel).ListTables(
             tpb.ListTablesRequest(), timeout=10
         )
-    return {t.table_id: t.current_hand_id for t in listed.tables}
+    return listed
+
+
+def in_progress(target: str) -> dict[str, str]:
+    return {t.table_id: t.current_hand_id for t in _list_tables(target).tables}
 
 
 def hand_records(lobby: lobby_pb2_grpc.LobbyStub, table_id: str) -> list[lpb.HandRecord]:
-    reply = lobby.ListHands(lpb.ListHandsRequest(table_id=table_id, limit=500), timeout=10)
+    reply = lobby.ListHands(
+        lpb.ListHandsRequest(table_id=table_id, limit=LIST_HANDS_MAX), timeout=10
+    )
     return list(reversed(reply.hands))
 
 
@@ -139,21 +181,35 @@ def run(stack: ContainerStack, lobby: lobby_pb2_grpc.LobbyStub) -> Run:
     room = PlayingRoom(stack.target("lobby"), stack.target("table")).start()
     try:
         tables = list(room.labels)
+
+        def explain(table_id: str) -> str:
+            return stall_report(stack, lobby, room, table_id)
+
         totals_before = totals(lobby)
         wait_played(
-            lobby, room, dict.fromkeys(tables, HANDS_BEFORE_RESTART), deadline, "before the restart"
+            lobby,
+            room,
+            dict.fromkeys(tables, HANDS_BEFORE_RESTART),
+            deadline,
+            "before the restart",
+            explain,
         )
         hands_in_progress = in_progress(stack.target("table"))
         before = played(lobby, tables)
         restart_began = time.time_ns() // 1_000_000
         stack["table"].restart()
         resumed = wait_played(
-            lobby, room, {t: before[t] + 1 for t in tables}, deadline, "a hand after the restart"
+            lobby,
+            room,
+            {t: before[t] + 1 for t in tables},
+            deadline,
+            "a hand after the restart",
+            explain,
         )
         restart_ended = time.time_ns() // 1_000_000
         totals_after = totals(lobby)
         goal = {t: max(HANDS_PER_TABLE, resumed[t] + HANDS_AFTER_RESTART) for t in tables}
-        wait_played(lobby, room, goal, deadline, "every table's hands")
+        wait_played(lobby, room, goal, deadline, "every table's hands", explain)
     finally:
         outcome = room.finish()
     result = Run(
