@@ -106,7 +106,9 @@ class Room:
         self.tables: list[RoomTable] = []
         self.tally = Tally()
         self.buy_in = 2_000
-        self.balance = 100_000
+        # Play money for 5,000 rebuys a bot: a long run (--hands in the thousands)
+        # never leaves a table with one player because the others ran dry.
+        self.balance = 10_000_000
 
     async def create(self, specs: Sequence[TableSpec], clock_ms: int) -> None:
         for spec in specs:
