@@ -51,6 +51,10 @@ DOWNSTREAM_FAILURES = Counter(
 STREAM_MESSAGES = Counter(
     "table_stream_messages", "Messages sent on player and spectator streams.", ("kind",)
 )
+TABLE_LOOP_ERRORS = Counter(
+    "table_loop_errors",
+    "Unexpected errors in a table's loop outside a hand (logged; the table goes on).",
+)
 TABLES = Gauge("table_tables_running", "Tables this replica runs.")
 CONNECTED = Gauge("table_connected_streams", "Open player and spectator streams.", ("kind",))
 HANDS_IN_PROGRESS = Gauge("table_hands_in_progress", "Hands being played now on this replica.")

@@ -47,6 +47,7 @@ from .metrics import (
     HANDS_STARTED,
     POT_SIZE,
     STREAM_MESSAGES,
+    TABLE_LOOP_ERRORS,
     hand_ended,
     hand_started,
 )
@@ -204,51 +205,63 @@ class TableRuntime:
         plan: lpb.NextHandResponse | None = None
         await self._take_over()
         while True:
-            if self.unreported is not None:
-                reported, plan = await self._report(self.unreported)
-                if not reported:
-                    await asyncio.sleep(self.idle_poll_s)
-                    continue
-            if plan is None or not plan.play:
-                if plan is not None:  # the lobby said: not enough players yet
-                    await asyncio.sleep(self.idle_poll_s)
-                try:
-                    plan = await self.ds.call(
-                        "lobby", "NextHand", lpb.NextHandRequest(table_id=self.table_id)
-                    )
-                except DownstreamError as error:
-                    self.log.warning("next hand failed", code=error.code().name)
-                    plan = None
-                    await asyncio.sleep(self.idle_poll_s)
-                    continue
-                if not plan.play:
-                    continue
-            if plan.hand_id in self.played:
-                # The lobby still has a hand pending that this table already played
-                # (it refused the report): never deal it twice; void it instead.
-                self.log.error("lobby offered a hand already played", hand_id=plan.hand_id)
-                self.unreported = lpb.FinishHandRequest(
-                    table_id=self.table_id, hand_id=plan.hand_id, voided=True, plan_next=True
-                )
-                plan = None
-                continue
-            self.played.append(plan.hand_id)
             try:
-                self.unreported = await self._play(plan)
-                if self.unreported.voided:  # a service is down: do not spin through hands
-                    await asyncio.sleep(self.idle_poll_s)
+                plan = await self._next(plan)
             except Exception:
-                # A bug must not silently stop the table: log it, void the hand
-                # (the lobby keeps the stacks as before it) and go on.
-                self.log.exception("hand failed", hand_id=plan.hand_id)
-                self.hand = None
-                self.unreported = lpb.FinishHandRequest(
-                    table_id=self.table_id, hand_id=plan.hand_id, voided=True, plan_next=True
-                )
+                # A bug outside a hand (a report, a plan) must not silently stop the
+                # table either: log it and go on from the lobby's state (a report
+                # not taken is still ``unreported``, and is sent again first).
+                self.log.exception("table loop failed; going on")
+                TABLE_LOOP_ERRORS.inc()
+                plan = None
                 await asyncio.sleep(self.idle_poll_s)
-            plan = None
-            if self.hand_pause_s:
-                await asyncio.sleep(self.hand_pause_s)
+
+    async def _next(self, plan: lpb.NextHandResponse | None) -> lpb.NextHandResponse | None:
+        """One turn of the loop: report what is pending, get a plan, play it; the
+        plan to use next (a FinishHand reply carries it), or None to ask for one."""
+        if self.unreported is not None:
+            reported, plan = await self._report(self.unreported)
+            if not reported:
+                await asyncio.sleep(self.idle_poll_s)
+                return plan
+        if plan is None or not plan.play:
+            if plan is not None:  # the lobby said: not enough players yet
+                await asyncio.sleep(self.idle_poll_s)
+            try:
+                plan = await self.ds.call(
+                    "lobby", "NextHand", lpb.NextHandRequest(table_id=self.table_id)
+                )
+            except DownstreamError as error:
+                self.log.warning("next hand failed", code=error.code().name)
+                await asyncio.sleep(self.idle_poll_s)
+                return None
+            if not plan.play:
+                return plan
+        if plan.hand_id in self.played:
+            # The lobby still has a hand pending that this table already played
+            # (it refused the report): never deal it twice; void it instead.
+            self.log.error("lobby offered a hand already played", hand_id=plan.hand_id)
+            self.unreported = lpb.FinishHandRequest(
+                table_id=self.table_id, hand_id=plan.hand_id, voided=True, plan_next=True
+            )
+            return None
+        self.played.append(plan.hand_id)
+        try:
+            self.unreported = await self._play(plan)
+            if self.unreported.voided:  # a service is down: do not spin through hands
+                await asyncio.sleep(self.idle_poll_s)
+        except Exception:
+            # A bug must not silently stop the table: log it, void the hand
+            # (the lobby keeps the stacks as before it) and go on.
+            self.log.exception("hand failed", hand_id=plan.hand_id)
+            self.hand = None
+            self.unreported = lpb.FinishHandRequest(
+                table_id=self.table_id, hand_id=plan.hand_id, voided=True, plan_next=True
+            )
+            await asyncio.sleep(self.idle_poll_s)
+        if self.hand_pause_s:
+            await asyncio.sleep(self.hand_pause_s)
+        return None
 
     async def _play(self, plan: lpb.NextHandResponse) -> lpb.FinishHandRequest:
         """Run one hand; returns the report for the lobby (sent by the loop)."""
@@ -366,9 +379,9 @@ class TableRuntime:
                 # as at the hand's start there, e.g. the lobby voided the hand on its
                 # restart.  A played hand is then voided here too.
                 self.log.error("finish hand refused", hand_id=request.hand_id, why=error.details())
+                self.unreported = None  # first: it is never sent again, whatever follows
                 if not request.voided:
                     self._voided_by_lobby(request.hand_id)
-                self.unreported = None
                 return True, None
             self.log.warning("finish hand not reported yet", code=error.code().name)
             self.unreported = request

@@ -32,6 +32,7 @@ def test_every_alert_has_its_annotations_and_severity() -> None:
         "CardroomGrpcErrorRate",
         "CardroomGrpcLatencyHigh",
         "CardroomTableHandStuck",
+        "CardroomTableLoopErrors",
         "CardroomTimeoutsSpike",
         "CardroomRiverCommunityCards",
         "CardroomChipLedgerMismatch",
