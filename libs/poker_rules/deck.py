@@ -181,6 +181,16 @@ class Deck:
         stub = self._stub
         return [stub.pop() for _ in range(n)]
 
+    def undeal(self, cards: Sequence[Card]) -> None:
+        """Put ``cards`` (the last ones dealt, in dealing order) back on top of the
+        stub, so that they are dealt again next, in the same order: a street dealt
+        ahead for players who then folded gives their cards back, and the deal
+        goes on exactly as if they had never left the stub (S4)."""
+        held = set(self._stub)
+        if any(c in held for c in cards) or len(set(cards)) != len(cards):
+            raise ValueError("only cards dealt from this deck, each once, can be put back")
+        self._stub.extend(reversed(cards))
+
     def burn(self) -> Card:
         """Burn the top card (S4, D6).  Burned cards are never shown to players (G4)."""
         card = self.deal()

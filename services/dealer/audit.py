@@ -53,10 +53,29 @@ def audit_reveal(reveal: Reveal) -> list[str]:
     problems: list[str] = []
     for k, op in enumerate(reveal.log):
         try:
+            _put_back(deck, op, reveal.log[k - 1] if k else None)
             problems.extend(f"operation {k}: {p}" for p in _replay(deck, op))
         except (RulesError, ValueError) as error:
             problems.append(f"operation {k}: cannot be replayed: {error}")
     return problems
+
+
+def _put_back(deck: Deck, op: pb.DeckOperation, previous: pb.DeckOperation | None) -> None:
+    """A Deal or DealRiver's ``return_unused``: the last cards the previous Deal
+    served go back on top of the stub before it (dealt ahead, given to nobody)."""
+    kind = op.WhichOneof("op")
+    count = (
+        op.deal.return_unused
+        if kind == "deal"
+        else op.river.return_unused
+        if kind == "river"
+        else 0
+    )
+    if not count:
+        return
+    if previous is None or previous.WhichOneof("op") != "deal" or len(previous.cards) < count:
+        raise ValueError(f"return_unused {count} does not follow a Deal of that many cards")
+    deck.undeal([parse_card(c) for c in previous.cards[len(previous.cards) - count :]])
 
 
 def _replay(deck: Deck, op: pb.DeckOperation) -> list[str]:

@@ -15,6 +15,10 @@ RESHUFFLES = Counter(
     "dealer_reshuffles", "Mid-hand reshuffles, by reason (river S11, draw D6).", ("reason",)
 )
 CARDS_DEALT = Counter("dealer_cards_dealt", "Cards dealt to players (burns excluded).")
+CARDS_RETURNED = Counter(
+    "dealer_cards_returned",
+    "Cards dealt ahead and given back unused (return_unused: their players folded).",
+)
 SESSION_CALLS = Counter(
     "dealer_session_calls",
     "Calls answered on Session streams, by call and status code.",

@@ -16,7 +16,7 @@ import grpc
 
 from poker.dealer.v1 import dealer_pb2 as pb
 from poker.dealer.v1 import dealer_pb2_grpc as pb_grpc
-from poker_rules.cards import Card, card_str, short_deck, standard_deck
+from poker_rules.cards import Card, card_str, parse_card, short_deck, standard_deck
 from poker_rules.commitment import SCHEME, open_deck
 from poker_rules.config import Game
 from poker_rules.errors import DeckExhaustedError, InvalidConfigError
@@ -28,6 +28,7 @@ from service_kit.logs import bound_contextvars, get_logger
 from .decks import DeckEntry, DeckStore
 from .metrics import (
     CARDS_DEALT,
+    CARDS_RETURNED,
     DECKS_CLOSED,
     DECKS_OPENED,
     RESHUFFLES,
@@ -149,16 +150,44 @@ class DealerServicer(pb_grpc.DealerServicer):
             )
         return count
 
+    @staticmethod
+    def _unused(entry: DeckEntry, count: int, field: str) -> list[Card]:
+        """The cards ``return_unused`` gives back: the last ``count`` of the previous
+        operation, which must be a Deal that served them (checked before anything
+        changes)."""
+        count = check_count(count, f"{field}return_unused", 0, MAX_DEAL)
+        if not count:
+            return []
+        last = entry.log[-1] if entry.log else None
+        if last is None or last.WhichOneof("op") != "deal" or len(last.cards) < count:
+            served = len(last.cards) if last is not None and last.WhichOneof("op") == "deal" else 0
+            raise FailedPreconditionError(
+                f"{field}return_unused {count}: only the cards of the previous Deal on this "
+                f"deck can go back, and it served {served}"
+            )
+        return [parse_card(c) for c in last.cards[len(last.cards) - count :]]
+
+    @staticmethod
+    def _put_back(entry: DeckEntry, unused: list[Card]) -> None:
+        if unused:
+            entry.deck.undeal(unused)
+            entry.held.difference_update(unused)
+            CARDS_RETURNED.inc(len(unused))
+
     def _deal(self, entry: DeckEntry, request: pb.DealRequest, field: str = "") -> pb.DealResponse:
         deck = entry.deck
-        count = self._check_deal(request, deck.remaining, field)
+        unused = self._unused(entry, request.return_unused, field)
+        count = self._check_deal(request, deck.remaining + len(unused), field)
+        self._put_back(entry, unused)
         burned = [deck.burn()] if request.burn_first else []
         cards = deck.deal_many(count)
         entry.held.update(cards)
         CARDS_DEALT.inc(len(cards))
         entry.log.append(
             pb.DeckOperation(
-                deal=pb.DealRequest(burn_first=request.burn_first, count=count),
+                deal=pb.DealRequest(
+                    burn_first=request.burn_first, count=count, return_unused=len(unused)
+                ),
                 cards=card_strs(cards),
                 burned=card_strs(burned),
             )
@@ -171,6 +200,8 @@ class DealerServicer(pb_grpc.DealerServicer):
             raise FailedPreconditionError("DealRiver is seventh street of the stud games (S11)")
         players = check_count(request.players, "players", 1, 8)
         procedure = river_shortage_of(request.procedure, "procedure")
+        unused = self._unused(entry, request.return_unused, "")
+        self._put_back(entry, unused)
         deal = entry.deck.deal_river(players, procedure)
         outcome = RIVER_OUTCOMES[deal.outcome]
         entry.held.update(deal.cards)
@@ -181,7 +212,9 @@ class DealerServicer(pb_grpc.DealerServicer):
         community = card_str(deal.community) if deal.community is not None else ""
         entry.log.append(
             pb.DeckOperation(
-                river=pb.DealRiverRequest(players=players, procedure=request.procedure),
+                river=pb.DealRiverRequest(
+                    players=players, procedure=request.procedure, return_unused=len(unused)
+                ),
                 cards=card_strs(deal.cards),
                 burned=card_strs(deal.burned),
                 community_card=community,

@@ -73,6 +73,17 @@ def _resolve(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
+def _closing(
+    active: Sequence[int], actor: int, action: common.Action, legal: common.LegalActions
+) -> tuple[int, ...] | None:
+    """The players still in after ``action`` when it closes the betting round
+    (``legal.closes_round``: the hand goes on to the next street), else None."""
+    if action.kind not in legal.closes_round:
+        return None
+    folds = action.kind == common.ACTION_KIND_FOLD
+    return tuple(i for i in active if not (folds and i == actor))
+
+
 def _retrieve(task: asyncio.Future[Any]) -> None:
     """Done callback: take a finished call's exception so that a call nobody awaits
     (a street dealt ahead for a hand then voided) is not reported as lost."""
@@ -184,6 +195,8 @@ class Hand:
 
 
 Emit = Callable[[Hand, f.Fact], None]
+# A street dealt ahead: (street, the players it was dealt for, the dealer call).
+Ahead = tuple[int, tuple[int, ...], "asyncio.Future[Any]"]
 Reject = Callable[[Hand, int, int, grpc.StatusCode, str], None]
 
 
@@ -221,8 +234,17 @@ class HandRunner:
         # This hand's downstream calls (the Downstream is shared by every table of
         # the process, so its own count is no hand's).
         self.rpc_calls = 0
-        # A street asked for ahead (``_deal_ahead``): (street, players, the call).
-        self._ahead: tuple[int, tuple[int, ...], asyncio.Future[Any]] | None = None
+        # The next street asked for ahead (``_deal_ahead``): (street, the players it
+        # was dealt for, the call).  Dealt at the turn that may close the round
+        # (``_speculate``, fourth to sixth street) or when the closing action
+        # arrives (seventh street: S11 needs the exact count).
+        self._ahead: Ahead | None = None
+        # The cards of the last street dealt ahead that nobody got (their players
+        # folded before it was dealt): the next dealer call puts them back first.
+        self._unused = 0
+        # The players still in after the action being applied, when it closes the
+        # betting round (stud; ``legal.closes_round``), else None.
+        self._closing: tuple[int, ...] | None = None
         # The betting stream's name for hand.state ("" = none: send the state).
         self.state_ref = ""
 
@@ -438,37 +460,77 @@ class HandRunner:
         """The dealer call for stud ``street`` (S4: burn, one card each; seventh
         street: DealRiver with the S11 procedure)."""
         h = self.hand
+        unused, self._unused = self._unused, 0
         if street < SEVENTH:
             return await self.call(
                 "dealer",
                 "Deal",
-                dpb.DealRequest(deck_id=self.deck_id, burn_first=True, count=players),
+                dpb.DealRequest(
+                    deck_id=self.deck_id, burn_first=True, count=players, return_unused=unused
+                ),
             )
         return await self.call(
             "dealer",
             "DealRiver",
             dpb.DealRiverRequest(
-                deck_id=self.deck_id, players=players, procedure=h.config.river_shortage
+                deck_id=self.deck_id,
+                players=players,
+                procedure=h.config.river_shortage,
+                return_unused=unused,
             ),
         )
 
-    def _deal_ahead(self, seat: int, action: common.Action, legal: common.LegalActions) -> None:
-        """Stud: when betting said this action closes the round (``closes_round``),
-        ask the dealer for the next street as soon as the action arrives: that
-        street is dealt whatever else happens, to the same players (the folder
-        excepted), and the ApplyAction call then opens its round too
-        (``_then_start``), so a street change costs one betting call.  Nobody sees
-        the cards before the action is applied and the street is announced."""
+    def _speculate(self, legal: common.LegalActions) -> None:
+        """Stud, fourth to sixth street: at a turn whose answer may close the round,
+        deal the next street now, for every player still in, while the player
+        thinks; the street change then waits for no dealer call.  When it comes,
+        the players still in take the first of those cards in dealing order, as a
+        deal made then would give them (S4), and the cards of those who folded
+        meanwhile go back on top of the stub with the next dealer call
+        (``return_unused``), so the deck goes on exactly as without this.  A
+        raise keeps the deal for the next turn that may close the round; a hand
+        that ends first never shows it."""
         h = self.hand
-        if not h.is_stud or action.kind not in legal.closes_round:
+        street = h.street + 1
+        if not h.is_stud or not legal.closes_round or street >= SEVENTH:
             return
-        actor = h.index(seat)
-        active = tuple(
-            i for i in self._active() if not (action.kind == common.ACTION_KIND_FOLD and i == actor)
-        )
-        task = asyncio.ensure_future(self._deal_call(h.street + 1, len(active)))
+        if self._ahead is not None and self._ahead[0] == street:
+            return
+        players = tuple(self._active())
+        task = asyncio.ensure_future(self._deal_call(street, len(players)))
+        task.add_done_callback(_retrieve)  # a hand that ends first never awaits it
+        self._ahead = (street, players, task)
+
+    def _deal_ahead(self) -> None:
+        """Stud: when betting said the action closes the round (``closes_round``),
+        the next street is dealt whatever else happens, and the ApplyAction call
+        opens its round too (``_then_start``), so a street change costs one betting
+        call.  Fourth to sixth street were dealt at the turn (``_speculate``);
+        seventh street is asked for as soon as the action arrives, for exactly the
+        players still in (S11 counts them).  Nobody sees the cards before the
+        action is applied and the street is announced."""
+        h = self.hand
+        closing = self._closing
+        if closing is None or (self._ahead is not None and self._ahead[0] == h.street + 1):
+            return
+        task = asyncio.ensure_future(self._deal_call(h.street + 1, len(closing)))
         task.add_done_callback(_retrieve)  # a voided hand may never await it
-        self._ahead = (h.street + 1, active, task)
+        self._ahead = (h.street + 1, closing, task)
+
+    def _dealt_to(
+        self, ahead: Ahead, active: Sequence[int]
+    ) -> Callable[[Sequence[str]], list[tuple[int, str]]]:
+        """How the cards of a street dealt ahead go to the players ``active`` now:
+        the first of them in dealing order (the rest are unused).  Raises
+        HandVoided when a player now in was not dealt for (cannot happen: players
+        only leave a hand)."""
+        dealt_for = ahead[1]
+        if [i for i in dealt_for if i in active] != list(active):
+            raise HandVoided(
+                f"street {ahead[0]} was dealt ahead for players {list(dealt_for)}, "
+                f"but it is due to {list(active)}"
+            )
+        return lambda cards: list(zip(active, cards[: len(active)], strict=True))
 
     async def _then_start(self) -> bpb.StartRoundRequest | None:
         """With the next street dealt ahead, its round opens in the ApplyAction call
@@ -477,13 +539,13 @@ class HandRunner:
         dealt down), so nothing waits; on fourth to sixth street the new upcards
         come from the deal, which was asked for when the action arrived."""
         h = self.hand
-        if self._ahead is None:
+        if self._ahead is None or self._ahead[0] != h.street + 1 or self._closing is None:
             return None
-        street, active, task = self._ahead
+        street, _, task = self._ahead
         upcards = [list(pc.up) for pc in h.cards]
         if street < SEVENTH:
             dealt: dpb.DealResponse = await task
-            for i, card in zip(active, dealt.cards, strict=True):
+            for i, card in self._dealt_to(self._ahead, self._closing)(dealt.cards):
                 upcards[i].append(card)
         return bpb.StartRoundRequest(street=street, upcards=[bpb.UpCards(cards=u) for u in upcards])
 
@@ -492,21 +554,25 @@ class HandRunner:
         active = self._active()
         self.emit(f.StreetStarted(h.street, STUD_STREETS[h.street]))
         ahead, self._ahead = self._ahead, None
-        if ahead is not None and (ahead[0], ahead[1]) != (h.street, tuple(active)):
-            raise HandVoided(
-                f"street {ahead[0]} was dealt ahead for players {list(ahead[1])}, "
-                f"but street {h.street} is due to {active}"
-            )
+        self._closing = None
+        if ahead is not None and ahead[0] != h.street:
+            raise HandVoided(f"street {ahead[0]} was dealt ahead, but street {h.street} is due")
         if h.street < SEVENTH:
-            dealt: dpb.DealResponse = (
-                await ahead[2]
-                if ahead is not None
-                else await self._deal_call(h.street, len(active))
-            )
-            for i, card in zip(active, dealt.cards, strict=True):
+            if ahead is None:
+                dealt: dpb.DealResponse = await self._deal_call(h.street, len(active))
+                given = list(zip(active, dealt.cards, strict=True))
+            else:
+                dealt = await ahead[2]
+                given = self._dealt_to(ahead, active)(dealt.cards)
+                self._unused = len(ahead[1]) - len(active)
+            for i, card in given:
                 h.cards[i].up.append(card)
                 self.emit(f.Dealt(h.seats[i], (card,), up=True))
             return
+        if ahead is not None and ahead[1] != tuple(active):
+            raise HandVoided(
+                f"seventh street was dealt for players {list(ahead[1])}, but it is due to {active}"
+            )
         river: dpb.DealRiverResponse = (
             await ahead[2] if ahead is not None else await self._deal_call(h.street, len(active))
         )
@@ -587,6 +653,7 @@ class HandRunner:
         clock_s = 0.0 if seat in self.fold_on_turn else self.clock_s
         deadline = loop.time() + clock_s
         turn = f.Turn(seat, version, legal, int((time.time() + clock_s) * 1000))
+        self._speculate(legal)
         h._offer = None
         h.turn = turn
         self.emit(turn)
@@ -616,7 +683,10 @@ class HandRunner:
                 ).inc()
                 return await self._applied(seat, resp, timeout=True)
             started = time.perf_counter()
-            self._deal_ahead(seat, action, legal)
+            self._closing = (
+                _closing(self._active(), h.index(seat), action, legal) if h.is_stud else None
+            )
+            self._deal_ahead()
             try:
                 resp = await self._betting(
                     "ApplyAction",
@@ -629,9 +699,12 @@ class HandRunner:
                 )
             except DownstreamError as error:
                 h._offer = None
-                if self._ahead is not None:
-                    # Betting refused what it said closes the round: the street is
-                    # already dealt, so the hand cannot go on.
+                closing, self._closing = self._closing, None
+                if closing is not None and self._ahead is not None and self._ahead[0] == SEVENTH:
+                    # Betting refused what it said closes the round: seventh street
+                    # is already dealt for the players it left, so the hand cannot
+                    # go on.  (Fourth to sixth street, dealt at the turn for
+                    # everyone still in, stay good for the next answer.)
                     raise HandVoided(
                         f"betting.ApplyAction refused a round-closing action: {error.code().name}"
                     ) from error
@@ -644,7 +717,7 @@ class HandRunner:
                 raise HandVoided(f"betting.ApplyAction: {error.code().name}") from error
             h.turn = None
             h._offer = None
-            if self._ahead is not None and not (resp.round_complete and not resp.hand_complete):
+            if self._closing is not None and not (resp.round_complete and not resp.hand_complete):
                 raise HandVoided("betting said the action closes the round; it did not")
             result = await self._applied(seat, resp, timeout=False)
             DECISION_SECONDS.observe(time.perf_counter() - started)

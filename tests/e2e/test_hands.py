@@ -66,7 +66,7 @@ def test_stud_full_hand__S4_S5_S6_S7_S12(room: Room) -> None:
             }
         )
     )
-    hand.settle()
+    reveal = hand.settle()
     assert hand.moves() == [
         (3, "bring_in"), (1, "complete"), (2, "call"), (3, "call"),  # third: 30 + 150
         (2, "check"), (3, "check"), (1, "bet"), (2, "fold"), (3, "call"),  # fourth: +100
@@ -92,6 +92,14 @@ def test_stud_full_hand__S4_S5_S6_S7_S12(room: Room) -> None:
     )
     (showdown,) = [e.showdown for e in public.hands[0].events if e.HasField("showdown")]
     assert list(showdown.hands[1].cards) == []  # not to the public
+    # Fifth street was dealt ahead, at seat 1's turn on fourth street (a check would
+    # have closed the round), for all three; seat 2 folded, so seats 1 and 3 got
+    # its first two cards (Kh 6c, above) and the third went back on the stub with
+    # sixth street's deal, whose burn it was (S4: as if never dealt).  The reveal
+    # shows it, and verifies (settle).
+    fifth, sixth = reveal.log[2], reveal.log[3]
+    assert list(fifth.cards)[:2] == ["Kh", "6c"] and len(fifth.cards) == 3
+    assert sixth.deal.return_unused == 1 and list(sixth.burned) == [fifth.cards[2]]
 
 
 @pytest.mark.parametrize(

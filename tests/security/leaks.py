@@ -149,21 +149,21 @@ def hand_truth(reveal: pb.DeckReveal, public: pb.HandHistory) -> HandTruth:
         secrets=(reveal.salt, reveal.reshuffle_seed),
     )
     ops = list(reveal.log)
-    dealt: set[str] = set()
     burned: set[str] = set()
     for op in ops:
-        dealt.update(op.cards)
         burned.update(op.burned)
-        if op.community_card:
-            dealt.add(op.community_card)
+
+    given: set[str] = set()  # cards some player got (or the community card)
 
     def hold(seat: int, card: str) -> None:
         truth.down[seat].append(card)
         truth.hidden[card].add(seat)
+        given.add(card)
 
     def show(seat: int, card: str) -> None:
         truth.up[seat].append(card)
         truth.public.add(card)
+        given.add(card)
 
     draw_game = public.config.game == common.GAME_DRAW_7A
     for k, op in enumerate(ops):
@@ -191,31 +191,48 @@ def hand_truth(reveal: pb.DeckReveal, public: pb.HandHistory) -> HandTruth:
             for old, new in zip(discards, op.cards, strict=True):
                 truth.down[seat][truth.down[seat].index(old)] = new
                 truth.hidden[new].add(seat)
+                given.add(new)
     else:
         assert first_op.deal.count == 3 * n, first_op
         for i, seat in enumerate(order):
             hold(seat, cards[i])
             hold(seat, cards[n + i])
             show(seat, cards[2 * n + i])
-        later = iter(ops[1:])
+        later = iter(enumerate(ops[1:], 1))
         folded: set[int] = set()
+        # A street may be dealt ahead, at a turn that may close the round, for every
+        # player still in: those still in when it is dealt get its first cards in
+        # dealing order (S4), and the next operation puts the others back first.
+        owed = 0
         for event in events:
             kind = event.WhichOneof("event")
             if kind == "action_taken" and event.action_taken.action.kind == common.ACTION_KIND_FOLD:
                 folded.add(event.action_taken.seat)
             elif kind == "street_started" and event.street_started.street >= 1:
-                op = next(later)
+                k, op = next(later)
+                assert put_back(op) == owed, f"{public.hand_id}: {owed} unused cards, then {op}"
                 active = [s for s in order if s not in folded]
+                owed = 0
                 if op.WhichOneof("op") == "river":
                     truth.river = op.river_outcome
                 if op.community_card:
                     truth.community = op.community_card
                     truth.public.add(op.community_card)
+                    given.add(op.community_card)
                     continue
                 deal = hold if op.WhichOneof("op") == "river" else show
-                for seat, card in zip(active, op.cards, strict=True):
+                cards = list(op.cards)
+                if op.WhichOneof("op") == "deal":
+                    owed = len(cards) - len(active)
+                    cards = cards[: len(active)]
+                for seat, card in zip(active, cards, strict=True):
                     deal(seat, card)
-        assert next(later, None) is None, f"{public.hand_id}: dealer operations left over"
+                    truth.street_of[card] = k
+        rest = [op for _, op in later]
+        # Dealt ahead for a street that never came (the hand ended first).
+        assert len(rest) <= 1 and all(
+            op.WhichOneof("op") == "deal" and put_back(op) == owed for op in rest
+        ), f"{public.hand_id}: dealer operations left over: {rest}"
     for event in events:
         taken = event.action_taken if event.HasField("action_taken") else None
         if taken is not None and taken.action.kind == common.ACTION_KIND_FOLD:
@@ -223,8 +240,8 @@ def hand_truth(reveal: pb.DeckReveal, public: pb.HandHistory) -> HandTruth:
     returned = returned_cards(ops)
     if public.config.game != common.GAME_DRAW_7A:
         assert not returned, f"{public.hand_id}: cards dealt twice in stud: {returned}"
-    truth.burned = burned - dealt
-    truth.undealt = set(reveal.order) - dealt - burned
+    truth.burned = burned - given
+    truth.undealt = set(reveal.order) - given - burned
     showdown = first(events, "showdown")
     if showdown is not None:
         for hand in showdown.showdown.hands:
@@ -238,6 +255,17 @@ def hand_truth(reveal: pb.DeckReveal, public: pb.HandHistory) -> HandTruth:
     return truth
 
 
+def put_back(op: dpb.DeckOperation) -> int:
+    """An operation's ``return_unused``: how many of the previous deal's last cards
+    went back on top of the stub before it."""
+    kind = op.WhichOneof("op")
+    if kind == "deal":
+        return op.deal.return_unused
+    if kind == "river":
+        return op.river.return_unused
+    return 0
+
+
 def returned_cards(ops: list[dpb.DeckOperation]) -> set[str]:
     """Cards dealt more than once in a hand.  A card still held (a folded hand's
     included) is never dealt again (G4); in 7-A draw a discard may be, to another
@@ -245,7 +273,10 @@ def returned_cards(ops: list[dpb.DeckOperation]) -> set[str]:
     live: set[str] = set()
     discarded: set[str] = set()
     again: set[str] = set()
-    for op in ops:
+    for k, op in enumerate(ops):
+        unused = put_back(op)
+        if unused:  # the last cards of the previous deal, given to nobody, go back
+            live -= set(ops[k - 1].cards[len(ops[k - 1].cards) - unused :])
         if op.WhichOneof("op") == "draw":
             own = set(op.draw.discards) & set(op.cards)
             assert not own, f"a player got their own discards {own} back (D6)"

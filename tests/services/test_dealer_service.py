@@ -12,6 +12,7 @@ from poker.common.v1 import common_pb2 as common
 from poker.dealer.v1 import dealer_pb2 as pb
 from poker_rules.cards import card_str, parse_cards, short_deck, standard_deck
 from poker_rules.commitment import verify
+from services.dealer.audit import audit_reveal
 
 from .conftest import AuditingDealer
 
@@ -104,6 +105,74 @@ def test_dealer_deals_a_preset_deck_in_order_with_the_flag(dealer: AuditingDeale
     reveal = dealer.close(opened.deck_id)
     assert list(reveal.order) == order and reveal.preset
     assert list(reveal.log[1].burned) == ["Qs"]
+
+
+# ------------------------------------------------- a street dealt ahead (S4, return_unused)
+
+
+def test_dealer_return_unused_deals_on_as_if_never_dealt__S4(dealer: AuditingDealer) -> None:
+    """A street dealt ahead for three players, of whom one folded before it was
+    dealt: the two still in keep its first two cards, the third goes back on top of
+    the stub with the next deal, and every card from there is the one a deal to two
+    players would have given (burn one, one card each, S4)."""
+    order = preset("2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac")
+    opened = dealer.open(game=common.GAME_STUD, players=3, preset_order=order)
+    deck_id = opened.deck_id
+    dealer.stub.Deal(pb.DealRequest(deck_id=deck_id, count=9))  # third street: 2c..Tc
+    ahead = dealer.stub.Deal(pb.DealRequest(deck_id=deck_id, burn_first=True, count=3))
+    assert list(ahead.cards) == ["Qc", "Kc", "Ac"]  # Jc burned; Ac is left unused
+    fifth = dealer.stub.Deal(
+        pb.DealRequest(deck_id=deck_id, burn_first=True, count=2, return_unused=1)
+    )
+    assert list(fifth.cards) == [order[13], order[14]]  # Ac, given back, was the burn
+    reveal = dealer.close(deck_id)  # the audit replays the return (AuditingDealer)
+    assert list(reveal.log[2].burned) == ["Ac"]
+    assert reveal.log[2].deal.return_unused == 1
+    # The audit replays the return: a log that hides it does not verify.
+    tampered = pb.CloseDeckResponse()
+    tampered.CopyFrom(reveal)
+    tampered.log[2].deal.return_unused = 0
+    assert audit_reveal(tampered) != []
+
+
+def test_dealer_return_unused_before_the_river__S4_S11(dealer: AuditingDealer) -> None:
+    """Sixth street dealt ahead for four players, one of whom folded: the unused
+    card goes back before S11 counts the stub, so seventh street is what a sixth
+    street dealt to three would have led to: the returned card is its burn."""
+    opened = dealer.open(game=common.GAME_STUD, players=4, preset_order=preset())
+    deck_id = opened.deck_id
+    dealer.stub.Deal(pb.DealRequest(deck_id=deck_id, count=12))  # third street: 0..11
+    for _ in range(3):  # fourth to sixth street for four: burns 12, 17, 22
+        dealer.stub.Deal(pb.DealRequest(deck_id=deck_id, burn_first=True, count=4))
+    river = dealer.stub.DealRiver(pb.DealRiverRequest(deck_id=deck_id, players=3, return_unused=1))
+    assert river.outcome == pb.RIVER_OUTCOME_NORMAL
+    assert list(river.cards) == STANDARD[27:30]
+    assert river.remaining == 52 - 30
+    reveal = dealer.close(deck_id)
+    assert list(reveal.log[-1].burned) == [STANDARD[26]]  # the card nobody got
+    assert reveal.log[-1].river.return_unused == 1
+
+
+def test_dealer_return_unused_refusals_change_nothing(dealer: AuditingDealer) -> None:
+    """return_unused gives back only cards of the previous Deal, at most as many as
+    it served; negative is malformed.  A refusal deals nothing."""
+    opened = dealer.open(game=common.GAME_STUD, players=2, preset_order=preset())
+    deck_id = opened.deck_id
+    assert (
+        code_of(lambda: dealer.stub.Deal(pb.DealRequest(deck_id=deck_id, count=1, return_unused=1)))
+        == grpc.StatusCode.FAILED_PRECONDITION
+    )  # nothing dealt yet
+    dealer.stub.Deal(pb.DealRequest(deck_id=deck_id, count=2))
+    for bad, code in (
+        (3, grpc.StatusCode.FAILED_PRECONDITION),  # the previous deal served 2
+        (-1, grpc.StatusCode.INVALID_ARGUMENT),
+    ):
+        request = pb.DealRequest(deck_id=deck_id, burn_first=True, count=1, return_unused=bad)
+        assert code_of(lambda r=request: dealer.stub.Deal(r)) == code
+    after = dealer.stub.Deal(pb.DealRequest(deck_id=deck_id, count=1))
+    assert list(after.cards) == [STANDARD[2]]  # the refusals dealt nothing
+    reveal = dealer.close(deck_id)
+    assert [op.deal.return_unused for op in reveal.log] == [0, 0]
 
 
 # ---------------------------------------------------------------- river shortage (S11)
