@@ -60,9 +60,24 @@ def audit_reveal(reveal: Reveal) -> list[str]:
     return problems
 
 
+def unused_cards(previous: pb.DeckOperation | None, count: int) -> list[str]:
+    """The cards a ``return_unused`` of ``count`` puts back: the last ``count`` the
+    previous operation served, which must be a Deal (a street dealt ahead, its
+    folded players' cards given to nobody).  Raises ValueError otherwise.  The
+    dealer checks a request with it, the audit replays a log with it."""
+    if not count:
+        return []
+    served = len(previous.cards) if previous and previous.WhichOneof("op") == "deal" else 0
+    if served < count:
+        raise ValueError(
+            f"only the cards of the previous Deal on this deck can go back, and it served {served}"
+        )
+    assert previous is not None
+    return list(previous.cards[served - count :])
+
+
 def _put_back(deck: Deck, op: pb.DeckOperation, previous: pb.DeckOperation | None) -> None:
-    """A Deal or DealRiver's ``return_unused``: the last cards the previous Deal
-    served go back on top of the stub before it (dealt ahead, given to nobody)."""
+    """Replay a Deal or DealRiver's ``return_unused``, before the operation."""
     kind = op.WhichOneof("op")
     count = (
         op.deal.return_unused
@@ -71,11 +86,7 @@ def _put_back(deck: Deck, op: pb.DeckOperation, previous: pb.DeckOperation | Non
         if kind == "river"
         else 0
     )
-    if not count:
-        return
-    if previous is None or previous.WhichOneof("op") != "deal" or len(previous.cards) < count:
-        raise ValueError(f"return_unused {count} does not follow a Deal of that many cards")
-    deck.undeal([parse_card(c) for c in previous.cards[len(previous.cards) - count :]])
+    deck.undeal([parse_card(c) for c in unused_cards(previous, count)])
 
 
 def _replay(deck: Deck, op: pb.DeckOperation) -> list[str]:

@@ -25,6 +25,7 @@ from service_kit.batches import Handler, answer_batches
 from service_kit.errors import ErrorCodes, FailedPreconditionError, InvalidArgumentError
 from service_kit.logs import bound_contextvars, get_logger
 
+from .audit import unused_cards
 from .decks import DeckEntry, DeckStore
 from .metrics import (
     CARDS_DEALT,
@@ -156,16 +157,11 @@ class DealerServicer(pb_grpc.DealerServicer):
         operation, which must be a Deal that served them (checked before anything
         changes)."""
         count = check_count(count, f"{field}return_unused", 0, MAX_DEAL)
-        if not count:
-            return []
-        last = entry.log[-1] if entry.log else None
-        if last is None or last.WhichOneof("op") != "deal" or len(last.cards) < count:
-            served = len(last.cards) if last is not None and last.WhichOneof("op") == "deal" else 0
-            raise FailedPreconditionError(
-                f"{field}return_unused {count}: only the cards of the previous Deal on this "
-                f"deck can go back, and it served {served}"
-            )
-        return [parse_card(c) for c in last.cards[len(last.cards) - count :]]
+        try:
+            unused = unused_cards(entry.log[-1] if entry.log else None, count)
+        except ValueError as error:
+            raise FailedPreconditionError(f"{field}return_unused {count}: {error}") from None
+        return [parse_card(c) for c in unused]
 
     @staticmethod
     def _put_back(entry: DeckEntry, unused: list[Card]) -> None:

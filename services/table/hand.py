@@ -517,10 +517,11 @@ class HandRunner:
         task.add_done_callback(_retrieve)  # a voided hand may never await it
         self._ahead = (h.street + 1, closing, task)
 
+    @staticmethod
     def _dealt_to(
-        self, ahead: Ahead, active: Sequence[int]
-    ) -> Callable[[Sequence[str]], list[tuple[int, str]]]:
-        """How the cards of a street dealt ahead go to the players ``active`` now:
+        ahead: Ahead, active: Sequence[int], cards: Sequence[str]
+    ) -> list[tuple[int, str]]:
+        """The cards of a street dealt ahead, given to the players ``active`` now:
         the first of them in dealing order (the rest are unused).  Raises
         HandVoided when a player now in was not dealt for (cannot happen: players
         only leave a hand)."""
@@ -530,7 +531,7 @@ class HandRunner:
                 f"street {ahead[0]} was dealt ahead for players {list(dealt_for)}, "
                 f"but it is due to {list(active)}"
             )
-        return lambda cards: list(zip(active, cards[: len(active)], strict=True))
+        return list(zip(active, cards[: len(active)], strict=True))
 
     async def _then_start(self) -> bpb.StartRoundRequest | None:
         """With the next street dealt ahead, its round opens in the ApplyAction call
@@ -545,7 +546,7 @@ class HandRunner:
         upcards = [list(pc.up) for pc in h.cards]
         if street < SEVENTH:
             dealt: dpb.DealResponse = await task
-            for i, card in self._dealt_to(self._ahead, self._closing)(dealt.cards):
+            for i, card in self._dealt_to(self._ahead, self._closing, dealt.cards):
                 upcards[i].append(card)
         return bpb.StartRoundRequest(street=street, upcards=[bpb.UpCards(cards=u) for u in upcards])
 
@@ -563,7 +564,7 @@ class HandRunner:
                 given = list(zip(active, dealt.cards, strict=True))
             else:
                 dealt = await ahead[2]
-                given = self._dealt_to(ahead, active)(dealt.cards)
+                given = self._dealt_to(ahead, active, dealt.cards)
                 self._unused = len(ahead[1]) - len(active)
             for i, card in given:
                 h.cards[i].up.append(card)

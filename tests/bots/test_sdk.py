@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
@@ -286,6 +286,26 @@ def test_a_stream_broken_under_the_bots_write_is_reconnected() -> None:
         yield batch(finished({1: 1_000, 2: 1_000}))
 
     fake = FakeTable(second)
+    stats, plays = asyncio.run(with_fake(fake, play_first_broken(broken, hands=1)))
+    assert [m.WhichOneof("message") for m in broken.written] == ["join", "action"]
+    assert plays == 2 and stats.reconnects == 1 and stats.hands == 1
+    assert [a.action_seq for a in fake.actions] == [2]
+
+
+def test_internal_without_a_failed_write_is_raised() -> None:
+    """INTERNAL on a read, with every write through, is the service's error: raised,
+    not retried (only UNAVAILABLE and a broken write reconnect)."""
+    broken = BrokenUnderWrite(batch(snapshot(STUD, ME, [seat(1), seat(2)])), break_on_write=False)
+    with pytest.raises(aio.AioRpcError) as info:
+        asyncio.run(with_fake(FakeTable(), play_first_broken(broken)))
+    assert info.value.code() == grpc.StatusCode.INTERNAL
+
+
+def play_first_broken(
+    broken: BrokenUnderWrite, **kw: Any
+) -> Callable[[str], Awaitable[tuple[PlayStats, int]]]:
+    """A ``with_fake`` body: a CallingStation plays over a channel whose first Play
+    call is ``broken``; its stats and how many Play calls it made."""
 
     async def body(target: str) -> tuple[PlayStats, int]:
         async with aio.insecure_channel(target) as real:
@@ -296,36 +316,12 @@ def test_a_stream_broken_under_the_bots_write_is_reconnected() -> None:
                 "p2",
                 "secret",
                 CallingStation(),
-                hands=1,
                 backoff=0.01,
+                **kw,
             )
             return stats, channel.plays
 
-    stats, plays = asyncio.run(with_fake(fake, body))
-    assert [m.WhichOneof("message") for m in broken.written] == ["join", "action"]
-    assert plays == 2 and stats.reconnects == 1 and stats.hands == 1
-    assert [a.action_seq for a in fake.actions] == [2]
-
-
-def test_internal_without_a_failed_write_is_raised() -> None:
-    """INTERNAL on a read, with every write through, is the service's error: raised,
-    not retried (only UNAVAILABLE and a broken write reconnect)."""
-    broken = BrokenUnderWrite(batch(snapshot(STUD, ME, [seat(1), seat(2)])), break_on_write=False)
-
-    async def body(target: str) -> None:
-        async with aio.insecure_channel(target) as real:
-            await play(
-                FirstPlayBroken(real, broken),  # type: ignore[arg-type]
-                "t1",
-                "p2",
-                "secret",
-                CallingStation(),
-                backoff=0.01,
-            )
-
-    with pytest.raises(aio.AioRpcError) as info:
-        asyncio.run(with_fake(FakeTable(), body))
-    assert info.value.code() == grpc.StatusCode.INTERNAL
+    return body
 
 
 def test_reconnects_are_bounded() -> None:
