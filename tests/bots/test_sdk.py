@@ -187,6 +187,23 @@ def test_illegal_bot_action_and_bot_errors_become_the_safest_action() -> None:
     assert stats.bot_errors == 2 and stats.fallbacks == 2 and stats.rejected == 0
 
 
+def resumed_turn(action_seq: int) -> Callable[[Conn], AsyncIterator[t.TableEvent]]:
+    """The script of a reconnect: the Snapshot carries the pending turn
+    (``action_seq``), the bot answers it, the hand ends."""
+
+    async def script(conn: Conn) -> AsyncIterator[t.TableEvent]:
+        snap = snapshot(
+            STUD, ME, [seat(1), seat(2)], turn=t.YourTurn(action_seq=action_seq, legal=MENU)
+        )
+        conn.turn = snap.snapshot.your_turn
+        yield batch(snap)
+        act, rejected = await conn.expect_action()
+        assert rejected is None and act.action_seq == action_seq
+        yield batch(finished({1: 1_000, 2: 1_000}))
+
+    return script
+
+
 def test_reconnect_on_unavailable_resumes_from_the_snapshot_turn() -> None:
     async def first(conn: Conn) -> AsyncIterator[t.TableEvent]:
         yield batch(snapshot(STUD, ME, [seat(1), seat(2)]), conn.turn_event(MENU, 2))
@@ -194,16 +211,7 @@ def test_reconnect_on_unavailable_resumes_from_the_snapshot_turn() -> None:
         await conn.context.abort(grpc.StatusCode.UNAVAILABLE, "table restarting")
         yield ev()  # pragma: no cover - never reached
 
-    async def second(conn: Conn) -> AsyncIterator[t.TableEvent]:
-        # the Snapshot carries the pending turn
-        snap = snapshot(STUD, ME, [seat(1), seat(2)], turn=t.YourTurn(action_seq=4, legal=MENU))
-        conn.turn = snap.snapshot.your_turn
-        yield batch(snap)
-        act, rejected = await conn.expect_action()
-        assert rejected is None and act.action_seq == 4
-        yield batch(finished({1: 1_000, 2: 1_000}))
-
-    fake = FakeTable(first, second)
+    fake = FakeTable(first, resumed_turn(4))
     stats = run(fake, CallingStation(), hands=1, backoff=0.01)
     assert fake.connections == 2 and stats.reconnects == 1
     assert [j.player_id for j in fake.joins] == ["p2", "p2"]
@@ -277,15 +285,7 @@ def test_a_stream_broken_under_the_bots_write_is_reconnected() -> None:
     first = batch(snapshot(STUD, ME, [seat(1), seat(2)], turn=t.YourTurn(action_seq=2, legal=MENU)))
     broken = BrokenUnderWrite(first)
 
-    async def second(conn: Conn) -> AsyncIterator[t.TableEvent]:
-        snap = snapshot(STUD, ME, [seat(1), seat(2)], turn=t.YourTurn(action_seq=2, legal=MENU))
-        conn.turn = snap.snapshot.your_turn
-        yield batch(snap)
-        act, rejected = await conn.expect_action()
-        assert rejected is None and act.action_seq == 2
-        yield batch(finished({1: 1_000, 2: 1_000}))
-
-    fake = FakeTable(second)
+    fake = FakeTable(resumed_turn(2))
     stats, plays = asyncio.run(with_fake(fake, play_first_broken(broken, hands=1)))
     assert [m.WhichOneof("message") for m in broken.written] == ["join", "action"]
     assert plays == 2 and stats.reconnects == 1 and stats.hands == 1
