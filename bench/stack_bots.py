@@ -41,6 +41,7 @@ from poker.common.v1 import common_pb2
 from poker.table.v1 import table_pb2
 from poker_bots import Multiplexer, PlayStats, RandomBot, TableView, play
 from service_kit import loop as event_loop
+from service_kit.heap import freeze_startup_heap
 
 CONNECT_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
@@ -56,7 +57,8 @@ class Window:
     latencies: list[float] = field(default_factory=list)
     # The same samples by what the table had to do in between: "turn" (the next
     # player, same street), "street" (the round ended: cards dealt, a new round
-    # opened), "hand" (the action ended the hand: HandFinished).
+    # opened), "hand" (the action ended the hand without a showdown: HandFinished),
+    # "showdown" (the action ended the hand at a showdown: Settle, then HandFinished).
     by_kind: dict[str, list[float]] = field(default_factory=dict)
     hands_seen: int = 0  # HandFinished events received by all bots
     actions: int = 0
@@ -68,11 +70,12 @@ class Window:
 class TableClock:
     """One table's pending action: when it was sent."""
 
-    __slots__ = ("pending", "street")
+    __slots__ = ("pending", "showdown_hand", "street")
 
     def __init__(self) -> None:
         self.pending: float | None = None
         self.street = 0  # the street the pending action was taken on
+        self.showdown_hand = ""  # the last hand of this table that reached a showdown
 
 
 class TimedBot:
@@ -158,7 +161,7 @@ async def run() -> dict[str, Any]:
                     if window.open:
                         window.latencies.append(now - sent)
                         what = (
-                            "hand"
+                            ("showdown" if clock.showdown_hand == event.hand_id else "hand")
                             if kind == "hand_finished"
                             else "turn"
                             if view.street == clock.street
@@ -167,6 +170,8 @@ async def run() -> dict[str, Any]:
                         window.by_kind.setdefault(what, []).append(now - sent)
                 if kind == "hand_finished" and window.open:
                     window.hands_seen += 1
+            elif kind == "showdown":
+                clock.showdown_hand = event.hand_id
             elif kind == "snapshot":
                 if window.open:
                     window.snapshots += 1
@@ -199,6 +204,7 @@ async def run() -> dict[str, Any]:
         [waiter, *tasks], timeout=CONNECT_TIMEOUT_S, return_when=asyncio.FIRST_COMPLETED
     )
     if waiter in done:
+        freeze_startup_heap()  # as the services do once they serve (service_kit.heap)
         print(json.dumps({"event": "connected", "bots": len(bots)}), flush=True)
     else:
         waiter.cancel()

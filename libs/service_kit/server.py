@@ -2,9 +2,11 @@
 
 ``serve`` builds the grpc.aio server with the kit's interceptors (Prometheus first,
 so it sees the status the error mapping produced), health checking, reflection
-for every service, and the ``/metrics`` endpoint; it logs one ``serving`` line
-with the bound ports (PORT=0 and METRICS_PORT=0 pick free ones, which is how the
-tests run many servers side by side), then waits for SIGTERM or SIGINT.
+for every service, and the ``/metrics`` endpoint; once the server is up it freezes
+the startup heap out of the garbage collector's walks (``heap``); it logs one
+``serving`` line with the bound ports (PORT=0 and METRICS_PORT=0 pick free ones,
+which is how the tests run many servers side by side) and the objects frozen, then
+waits for SIGTERM or SIGINT.
 
 Shutdown is graceful and in this order: health goes NOT_SERVING (so load
 balancers and the table service stop sending new work), the server keeps
@@ -26,6 +28,7 @@ from grpc_reflection.v1alpha import reflection
 
 from .errors import ErrorCodes, ErrorInterceptor
 from .health import HEALTH_SERVICE, Health
+from .heap import freeze_startup_heap
 from .logs import configure_logging, get_logger
 from .loop import event_loop_name, run
 from .metrics import PrometheusInterceptor, start_metrics_server
@@ -64,6 +67,7 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
     )
     port = server.add_insecure_port(f"{settings.host}:{settings.port}")
     await server.start()
+    frozen = freeze_startup_heap()  # the startup heap is not walked by the GC again
     await health.serving(spec.service_names)
 
     stopping = asyncio.Event()
@@ -76,6 +80,7 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
         port=port,
         metrics_port=metrics_port,
         services=list(spec.service_names),
+        gc_frozen_objects=frozen,
     )
     await stopping.wait()
 

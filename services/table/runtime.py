@@ -39,6 +39,7 @@ from service_kit.errors import FailedPreconditionError, NotFoundError
 from service_kit.logs import get_logger
 
 from . import facts as f
+from .archive import ArchivedHand, pack
 from .clients import Downstream, DownstreamError
 from .hand import Hand, HandResult, HandRunner, HandVoided, game_name
 from .metrics import (
@@ -151,7 +152,8 @@ class TableRuntime:
         self.hand: Hand | None = None
         self.players: dict[str, Subscriber] = {}
         self.spectators: set[Subscriber] = set()
-        self.history: collections.deque[HandResult] = collections.deque(maxlen=history_hands)
+        # Finished hands, archived (``archive``: a few objects each, for the GC).
+        self.history: collections.deque[ArchivedHand] = collections.deque(maxlen=history_hands)
         self.hands_played = 0
         self.preset_order: list[str] = []
         self.unreported: lpb.FinishHandRequest | None = None
@@ -305,7 +307,7 @@ class TableRuntime:
         finally:
             self.hand = None
             hand_ended(self.table_id)
-        self.history.append(result)
+        self.history.append(_archived(result))
         self.hands_played += 1
         HANDS_FINISHED.labels(game, result.outcome).inc()
         if not result.voided:
@@ -408,12 +410,12 @@ class TableRuntime:
         )
         hand.facts.append(fact)
         self._emit(hand, fact)
-        for i, result in enumerate(self.history):
-            if result.hand_id == hand_id:
+        for i, archived in enumerate(self.history):
+            if archived.hand_id == hand_id:
                 self.history[i] = dataclasses.replace(
-                    result,
-                    facts=hand.facts,
-                    final_stacks=list(hand.start_stacks),
+                    archived,
+                    packed_facts=pack(hand.facts),
+                    final_stacks=tuple(hand.start_stacks),
                     voided=True,
                     outcome="voided",
                 )
@@ -583,7 +585,7 @@ class TableRuntime:
             if player_id is not None and player_id in result.players:
                 seat = result.seats[result.players.index(player_id)]
             viewer = f.Viewer(seat, participant_after_hand=bool(seat))
-            events = f.views(result.facts, viewer, table_id=self.table_id, hand_id=result.hand_id)
+            events = f.views(result.facts(), viewer, table_id=self.table_id, hand_id=result.hand_id)
             out.append(
                 pb.HandHistory(
                     hand_id=result.hand_id,
@@ -641,6 +643,20 @@ def _draw_counts(facts: Sequence[f.Fact]) -> dict[int, int]:
         elif isinstance(fact, f.ActionTaken) and counts:
             return {}
     return counts
+
+
+def _archived(result: HandResult) -> ArchivedHand:
+    return ArchivedHand.of(
+        hand_id=result.hand_id,
+        config=result.config,
+        facts=result.facts,
+        seats=result.seats,
+        players=result.players,
+        final_stacks=result.final_stacks,
+        voided=result.voided,
+        reveal=result.reveal,
+        outcome=result.outcome,
+    )
 
 
 def _won(result: HandResult) -> int:
