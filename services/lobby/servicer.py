@@ -64,8 +64,10 @@ chip.  Three ways a hand is voided:
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
+import math
 import secrets
 import uuid
 from collections import Counter as Tally
@@ -117,6 +119,7 @@ MAX_PLAYER_NAME = 32
 MAX_TABLE_NAME = 64
 MAX_VOID_REASON = 300  # characters of a void's reason kept (longer ones are cut)
 LIST_HANDS = (20, 500)  # ListHands: the default and the largest limit
+MAX_PAGE_TOKEN = 400  # characters of a ListHands page token (ours are about 70)
 VOIDED_BY_RESTART = "voided by the lobby restart"
 VOIDED_AT_TAKEOVER = "voided when a table service took the table over"
 VOIDED_BY_TABLE = "voided by the table service"
@@ -868,8 +871,15 @@ class LobbyServicer(pb_grpc.LobbyServicer):
     async def ListHands(self, request: pb.ListHandsRequest, context: Any) -> pb.ListHandsResponse:
         table = self._table(request.table_id)
         limit = check_count(request.limit, f"limit (0 = {LIST_HANDS[0]})", 0, LIST_HANDS[1])
-        rows = self._store.hands(table.row.table_id, limit or LIST_HANDS[0])
-        return pb.ListHandsResponse(hands=[_hand_record(r) for r in rows])
+        limit = limit or LIST_HANDS[0]
+        before = _page_after(request.page_token)
+        # One more than the page: whether a next page exists.
+        rows = self._store.hands(table.row.table_id, limit + 1, before)
+        page = rows[:limit]
+        return pb.ListHandsResponse(
+            hands=[_hand_record(r) for r in page],
+            next_page_token=_page_token(page[-1]) if len(rows) > limit else "",
+        )
 
     # ------------------------------------------------------------ audit
 
@@ -924,6 +934,32 @@ def _seat_info(seat: int, p: SeatedPlayer, name: str) -> pb.SeatInfo:
         auto_post=p.auto_post,
         im_in=p.im_in,
     )
+
+
+def _page_token(last: HandRow) -> str:
+    """ListHands' next page starts after ``last``: its (planned_at, hand_id), the
+    listing's order, opaque to clients (planned_at's repr is exact)."""
+    return base64.urlsafe_b64encode(f"{last.planned_at!r}/{last.hand_id}".encode()).decode()
+
+
+def _page_after(token: str) -> tuple[float, str] | None:
+    """The (planned_at, hand_id) a page token names, None for the first page;
+    INVALID_ARGUMENT for anything ListHands did not hand out."""
+    if not token:
+        return None
+    refused = InvalidArgumentError(
+        "page_token must be empty (the newest hands) or a next_page_token from ListHands"
+    )
+    if len(token) > MAX_PAGE_TOKEN:
+        raise refused
+    try:
+        planned_at, slash, hand_id = base64.urlsafe_b64decode(token).decode().partition("/")
+        after = float(planned_at), hand_id
+    except ValueError:
+        raise refused from None
+    if not slash or not hand_id or not math.isfinite(after[0]):
+        raise refused
+    return after
 
 
 def _hand_record(row: HandRow) -> pb.HandRecord:

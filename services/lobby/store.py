@@ -100,6 +100,7 @@ CREATE TABLE IF NOT EXISTS hands (
     ended_at   REAL
 );
 CREATE INDEX IF NOT EXISTS hands_by_table ON hands (table_id);
+CREATE INDEX IF NOT EXISTS hands_by_table_newest ON hands (table_id, planned_at, hand_id);
 CREATE TABLE IF NOT EXISTS seating (
     table_id        TEXT PRIMARY KEY REFERENCES tables (table_id),
     max_orbits_away INTEGER NOT NULL,
@@ -385,14 +386,27 @@ class LobbyStore:
         ).fetchall()
         return [self._hand_row(r) for r in rows]
 
-    def hands(self, table_id: str, limit: int) -> list[HandRow]:
+    def hands(
+        self, table_id: str, limit: int, before: tuple[float, str] | None = None
+    ) -> list[HandRow]:
         """The table's hands, newest first (planned one after the other: at most one
-        is pending per table)."""
-        rows = self._db.execute(
-            f"SELECT {self._HAND_COLUMNS} FROM hands WHERE table_id = ? "
-            "ORDER BY planned_at DESC, hand_id DESC LIMIT ?",
-            (table_id, limit),
-        ).fetchall()
+        is pending per table); ``before`` (planned_at, hand_id): only the hands
+        ordered after that one, the next page (keyset paging: no offset to drift
+        when hands are added meanwhile)."""
+        if before is None:
+            rows = self._db.execute(
+                f"SELECT {self._HAND_COLUMNS} FROM hands WHERE table_id = ? "
+                "ORDER BY planned_at DESC, hand_id DESC LIMIT ?",
+                (table_id, limit),
+            ).fetchall()
+        else:
+            planned_at, hand_id = before
+            rows = self._db.execute(
+                f"SELECT {self._HAND_COLUMNS} FROM hands WHERE table_id = ? "
+                "AND (planned_at < ? OR (planned_at = ? AND hand_id < ?)) "
+                "ORDER BY planned_at DESC, hand_id DESC LIMIT ?",
+                (table_id, planned_at, planned_at, hand_id, limit),
+            ).fetchall()
         return [self._hand_row(r) for r in rows]
 
     # ------------------------------------------------------------ the ledger

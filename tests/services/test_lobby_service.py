@@ -709,3 +709,31 @@ def test_restart_keeps_players_tables_and_seats(
         fresh = next_hand(lobby, tid)
         assert fresh.play and fresh.hand_id != hand.hand_id
         finish(lobby, tid, fresh)
+
+
+def test_list_hands_pages_on_both_stores(lobby: LobbyStub) -> None:
+    """ListHands' keyset pages (planned_at, hand_id) run the same SQL on SQLite and
+    PostgreSQL: together they are the table's hands once each, newest first."""
+    tid = create(lobby, STUD, name="pages").table_id
+    for name in ("pa", "pb", "pc"):
+        Player(lobby, name).sit(tid, 1000)
+    for _ in range(10):
+        finish(lobby, tid, next_hand(lobby, tid))
+    everything = [
+        h.hand_id
+        for h in lobby.ListHands(pb.ListHandsRequest(table_id=tid, limit=500), timeout=5).hands
+    ]
+    assert len(set(everything)) == 10
+    listed: list[str] = []
+    token = ""
+    while True:
+        reply = lobby.ListHands(
+            pb.ListHandsRequest(table_id=tid, limit=3, page_token=token), timeout=5
+        )
+        listed.extend(h.hand_id for h in reply.hands)
+        token = reply.next_page_token
+        if not token:
+            break
+    assert listed == everything
+    bad = pb.ListHandsRequest(table_id=tid, page_token="not a token")
+    assert code_of(lambda: lobby.ListHands(bad, timeout=5)) == INVALID
