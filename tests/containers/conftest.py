@@ -37,7 +37,7 @@ HANDS_PER_TABLE = 100
 HANDS_BEFORE_RESTART = 40
 HANDS_AFTER_RESTART = 20  # at least, at every table: play resumed
 PLAY_TIMEOUT_S = 240.0
-LIST_HANDS_MAX = 500  # ListHands lists a table's newest hands, at most this many
+LIST_HANDS_MAX = 500  # ListHands' largest page
 # The table's downstream calls get a roomy deadline, as in the e2e tests: a hand
 # is voided when one fails, and the test machine runs the rest of the suite too.
 STACK_ENV = {"table": {"CALL_DEADLINE_S": "10", "TABLE_IDLE_POLL_S": "0.3"}}
@@ -168,10 +168,18 @@ def in_progress(target: str) -> dict[str, str]:
 
 
 def hand_records(lobby: lobby_pb2_grpc.LobbyStub, table_id: str) -> list[lpb.HandRecord]:
-    reply = lobby.ListHands(
-        lpb.ListHandsRequest(table_id=table_id, limit=LIST_HANDS_MAX), timeout=10
-    )
-    return list(reversed(reply.hands))
+    """Every hand the lobby recorded for the table, oldest first (ListHands' pages)."""
+    records: list[lpb.HandRecord] = []
+    token = ""
+    while True:
+        reply = lobby.ListHands(
+            lpb.ListHandsRequest(table_id=table_id, limit=LIST_HANDS_MAX, page_token=token),
+            timeout=10,
+        )
+        records.extend(reply.hands)
+        token = reply.next_page_token
+        if not token:
+            return list(reversed(records))
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc
 from services.lobby.servicer import VOIDED_AT_TAKEOVER, VOIDED_BY_TABLE
 
-from .conftest import HANDS_AFTER_RESTART, HANDS_PER_TABLE, LIST_HANDS_MAX, Run, totals
+from .conftest import HANDS_AFTER_RESTART, HANDS_PER_TABLE, Run, totals
 from .stack import SERVICES, UID, ContainerStack
 
 # One worker runs every container test, against one set of containers (make test
@@ -94,10 +94,7 @@ def test_a_hundred_hands_of_every_game_through_the_containers(run: Run) -> None:
     assert all(n >= HANDS_PER_TABLE for n in by_game.values()), by_game
     for table_id, records in run.records.items():
         finished = [r for r in records if r.status == lpb.HAND_STATUS_FINISHED]
-        if len(records) < LIST_HANDS_MAX:  # every hand of the table is listed
-            assert len(finished) == run.played_end[table_id]
-        else:  # a fast table (7-A pot limit) may pass 500 hands: the newest are listed
-            assert len(finished) <= run.played_end[table_id]
+        assert len(finished) == run.played_end[table_id]  # every page of ListHands
         assert all(r.status != lpb.HAND_STATUS_PENDING for r in records)
         ids = [r.hand_id for r in records]
         assert len(set(ids)) == len(ids)
