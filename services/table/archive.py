@@ -35,6 +35,7 @@ from poker.common.v1 import common_pb2 as common
 from poker.dealer.v1 import dealer_pb2 as dpb
 
 from . import facts as f
+from .hand import HandResult
 
 _FACT_CLASSES = (
     f.SeatInfo,
@@ -119,29 +120,18 @@ class ArchivedHand:
     outcome: str  # "showdown", "uncontested", "voided"
 
     @classmethod
-    def of(
-        cls,
-        *,
-        hand_id: str,
-        config: common.GameConfig,
-        facts: Sequence[f.Fact],
-        seats: Sequence[int],
-        players: Sequence[str],
-        final_stacks: Sequence[int],
-        voided: bool,
-        reveal: dpb.CloseDeckResponse | None,
-        outcome: str,
-    ) -> ArchivedHand:
+    def of(cls, result: HandResult) -> ArchivedHand:
+        """The hand the runner returned, archived."""
         return cls(
-            hand_id,
-            config,
-            pack(facts),
-            tuple(seats),
-            tuple(players),
-            tuple(final_stacks),
-            voided,
-            reveal,
-            outcome,
+            result.hand_id,
+            result.config,
+            pack(result.facts),
+            tuple(result.seats),
+            tuple(result.players),
+            tuple(result.final_stacks),
+            result.voided,
+            result.reveal,
+            result.outcome,
         )
 
     def facts(self) -> list[f.Fact]:

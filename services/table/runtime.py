@@ -307,7 +307,7 @@ class TableRuntime:
         finally:
             self.hand = None
             hand_ended(self.table_id)
-        self.history.append(_archived(result))
+        self.history.append(ArchivedHand.of(result))
         self.hands_played += 1
         HANDS_FINISHED.labels(game, result.outcome).inc()
         if not result.voided:
@@ -643,20 +643,6 @@ def _draw_counts(facts: Sequence[f.Fact]) -> dict[int, int]:
         elif isinstance(fact, f.ActionTaken) and counts:
             return {}
     return counts
-
-
-def _archived(result: HandResult) -> ArchivedHand:
-    return ArchivedHand.of(
-        hand_id=result.hand_id,
-        config=result.config,
-        facts=result.facts,
-        seats=result.seats,
-        players=result.players,
-        final_stacks=result.final_stacks,
-        voided=result.voided,
-        reveal=result.reveal,
-        outcome=result.outcome,
-    )
 
 
 def _won(result: HandResult) -> int:

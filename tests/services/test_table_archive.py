@@ -14,6 +14,7 @@ from poker.common.v1 import common_pb2 as common
 from poker.dealer.v1 import dealer_pb2 as dpb
 from services.table import facts as f
 from services.table.archive import ArchivedHand, pack, unpack
+from services.table.hand import HandResult
 
 CARDS = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 
@@ -123,15 +124,18 @@ def tracked_reachable(root: object) -> int:
 def test_an_archived_hand_is_a_handful_of_objects_for_the_gc() -> None:
     facts = a_hand(random.Random(7), 8)
     archived = ArchivedHand.of(
-        hand_id="h-1",
-        config=common.GameConfig(game=common.GAME_STUD),
-        facts=facts,
-        seats=list(range(1, 9)),
-        players=[f"p{s}" for s in range(1, 9)],
-        final_stacks=[100] * 8,
-        voided=False,
-        reveal=dpb.CloseDeckResponse(order=["Ah", "Kd"]),
-        outcome="showdown",
+        HandResult(
+            hand_id="h-1",
+            config=common.GameConfig(game=common.GAME_STUD),
+            facts=facts,
+            seats=list(range(1, 9)),
+            players=[f"p{s}" for s in range(1, 9)],
+            final_stacks=[100] * 8,
+            voided=False,
+            reveal=dpb.CloseDeckResponse(order=["Ah", "Kd"]),
+            rpc_calls=12,
+            outcome="showdown",
+        )
     )
     gc.collect()  # tuples of plain values stop being tracked at their first collection
     as_objects = tracked_reachable(facts)
