@@ -99,8 +99,9 @@ CREATE TABLE IF NOT EXISTS hands (
     planned_at REAL NOT NULL,
     ended_at   REAL
 );
-CREATE INDEX IF NOT EXISTS hands_by_table ON hands (table_id);
+-- ListHands' order and pages; it replaced an index on table_id alone (its prefix).
 CREATE INDEX IF NOT EXISTS hands_by_table_newest ON hands (table_id, planned_at, hand_id);
+DROP INDEX IF EXISTS hands_by_table;
 CREATE TABLE IF NOT EXISTS seating (
     table_id        TEXT PRIMARY KEY REFERENCES tables (table_id),
     max_orbits_away INTEGER NOT NULL,
