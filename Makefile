@@ -10,7 +10,7 @@ JOBS   ?= 2
 
 # The hand engine is compiled with mypyc (same source, C extension beside it) so a
 # hand runs several times faster; the evaluators stay pure Python table lookups.
-COMPILED := engine stud draw actions pots showdown deck randomplay config cards errors
+COMPILED := engine stud draw actions pots showdown deck randomplay config cards errors betting
 COMPILED_SRC := $(patsubst %,libs/poker_rules/%.py,$(COMPILED))
 COMPILE_STAMP := libs/build/.compiled
 

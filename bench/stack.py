@@ -54,7 +54,10 @@ Keys (``bench.run`` group ``stack``):
   ``stack_cpu_ms_per_hand_<process>``: the same per hand (steadier than hands/s
   when something else shares the machine);
   ``stack_loadavg_1m``: the machine's load at the window's end (anything else
-  running shares the CPUs: compare it with the number of cores).
+  running shares the CPUs: compare it with the number of cores);
+  ``stack_host_steal_pct``: the share of the machine's CPU time in the window
+  that its hypervisor gave to someone else (``/proc/stat`` steal; on this VM it
+  has reached 15 %, and a run with steal is slower through no fault of the stack).
 
 Targets (issue 3): at least 50 hands per second, p99 under 25 ms.
 
@@ -187,6 +190,17 @@ class Snapshot:
     samples: dict[str, Samples]
     cpu: dict[str, float]
     load: float  # the machine's 1-minute load average
+    host: tuple[int, int]  # (steal, all) CPU ticks of the machine so far
+
+
+def _host_ticks() -> tuple[int, int]:
+    """The machine's stolen and total CPU ticks (``/proc/stat``; zeros elsewhere)."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return (0, 0)
+    ticks = [int(v) for v in fields[:8]]  # user .. steal (guest time is in user)
+    return (ticks[7] if len(ticks) > 7 else 0, sum(ticks))
 
 
 def _load() -> float:
@@ -202,7 +216,7 @@ def snapshot(stack: Stack, pids: Mapping[str, Sequence[int]]) -> Snapshot:
     cpu = {name: sum(_cpu_seconds(pid) for pid in group) for name, group in pids.items()}
     samples = {name: scrape(stack[name].metrics_port) for name in BACKENDS}
     samples["table"] = [s for name in stack.table_names for s in scrape(stack[name].metrics_port)]
-    return Snapshot(at, samples, cpu, _load())
+    return Snapshot(at, samples, cpu, _load(), _host_ticks())
 
 
 def _server_rpcs(samples: Samples) -> float:
@@ -225,6 +239,12 @@ def _downstream_rpcs(samples: Samples, transport: str = "unary") -> float:
         and labels.get("method") != "ListTables"
         and labels.get("transport", "unary") == transport
     )
+
+
+def _steal_pct(before: tuple[int, int], after: tuple[int, int]) -> float:
+    """Stolen CPU time as a share of all the machine's CPU time between two reads."""
+    ticks = after[1] - before[1]
+    return round(100 * (after[0] - before[0]) / ticks, 1) if ticks > 0 else 0.0
 
 
 def figures_of(
@@ -293,6 +313,7 @@ def figures_of(
         ),
         "stack_timeouts": total(t1, "table_timeouts_total"),
         "stack_loadavg_1m": round(after.load, 2),
+        "stack_host_steal_pct": _steal_pct(before.host, after.host),
     }
     server_total = 0.0
     for name in BACKENDS:

@@ -40,6 +40,7 @@ PRESENT = (
     "stack_dealer_rpcs_per_hand",  # 0 with the dealer's stream
     "stack_showdown_rpcs_per_hand",
     "stack_loadavg_1m",
+    "stack_host_steal_pct",
     *(f"stack_cpu_pct_{name}" for name in stack.PROCESSES),
     *(f"stack_cpu_ms_per_hand_{name}" for name in stack.PROCESSES),
 )
@@ -69,6 +70,13 @@ def test_a_tiny_room_gives_every_figure_and_every_process_exits_cleanly() -> Non
     assert bots["connected"] and bots["clean"], bots
     assert bots["bots"] == 6
     assert not bots["errors"], bots
+
+
+def test_steal_is_the_stolen_share_of_the_machines_ticks() -> None:
+    assert stack._steal_pct((100, 10_000), (250, 11_000)) == 15.0
+    assert stack._steal_pct((0, 0), (0, 0)) == 0.0  # no /proc/stat: no figure, no error
+    steal, ticks = stack._host_ticks()
+    assert 0 <= steal <= ticks
 
 
 def test_profile_summary_of_collapsed_stacks() -> None:
