@@ -869,6 +869,14 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         )
 
     async def ListHands(self, request: pb.ListHandsRequest, context: Any) -> pb.ListHandsResponse:
+        if self._tournament_table(request.table_id):
+            # The table exists, so not NOT_FOUND: its hands are kept elsewhere.
+            raise FailedPreconditionError(
+                f"table {request.table_id} belongs to tournament "
+                f"{self.tournaments.table_owner[request.table_id]}"  # type: ignore[union-attr]
+                ": ListHands lists ring tables' hands; a tournament's hands are its "
+                "HAND_STARTED and HAND_FINISHED events (WatchTournament)"
+            )
         table = self._table(request.table_id)
         limit = check_count(request.limit, f"limit (0 = {LIST_HANDS[0]})", 0, LIST_HANDS[1])
         limit = limit or LIST_HANDS[0]
