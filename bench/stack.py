@@ -31,11 +31,12 @@ Keys (``bench.run`` group ``stack``):
 - ``stack_rpcs_per_hand``: ``table_downstream_calls_total{transport="unary"}``
   delta per hand, every method but ``ListTables`` (the table service's table
   discovery, once a second whatever the load); ``stack_session_messages_per_hand``:
-  the betting calls made over the betting stream (``SessionBatches``);
-  ``stack_betting_stream_messages_per_hand`` / ``stack_dealer_stream_messages_per_hand``:
-  the messages that carried them (a batch of calls is one request message and
-  one response message);
-  ``stack_interservice_calls_per_hand``: unary RPCs and betting calls;
+  the calls made over the batched streams (betting ``SessionBatches``, dealer and
+  lobby ``Session``: ``transport="stream"``);
+  ``stack_betting_stream_messages_per_hand`` / ``stack_dealer_stream_messages_per_hand``
+  / ``stack_lobby_stream_messages_per_hand``: the messages that carried them (a
+  batch of calls is one request message and one response message);
+  ``stack_interservice_calls_per_hand``: unary RPCs and stream calls;
   ``stack_{betting,dealer,showdown,lobby}_rpcs_per_hand``: the
   same calls counted by each server (``grpc_server_handled_total``, lobby
   ``ListTables`` excluded), whose sum ``stack_server_rpcs_per_hand`` cross-checks;
@@ -277,6 +278,7 @@ def figures_of(
 
     batches = received("betting", "SessionBatches")
     dealer_batches = received("dealer", "Session")
+    lobby_batches = received("lobby", "Session")
     unary = ceilings[grpc_ceiling.UNARY_CONCURRENT]
     stream = ceilings[grpc_ceiling.STREAM_CONCURRENT]
     out: dict[str, float] = {
@@ -291,6 +293,7 @@ def figures_of(
         # The betting stream's messages: calls travel in batches (SessionBatches).
         "stack_betting_stream_messages_per_hand": round(batches * per_hand, 2),
         "stack_dealer_stream_messages_per_hand": round(dealer_batches * per_hand, 2),
+        "stack_lobby_stream_messages_per_hand": round(lobby_batches * per_hand, 2),
         "stack_interservice_calls_per_hand": round(rpcs_per_hand + session_per_hand, 2),
         "stack_stream_messages_per_hand": round(messages_per_hand, 2),
         "stack_player_messages_per_hand": round(

@@ -5,13 +5,11 @@ from __future__ import annotations
 import grpc
 
 from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc, tournament_pb2, tournament_pb2_grpc
-from poker_rules.errors import InvalidConfigError
-from poker_rules.seating import SeatingError
 from service_kit import ServiceSpec
 from service_kit.logs import get_logger
 from service_kit.settings import env_int, env_secret, env_str
 
-from .servicer import LobbyServicer, LobbySettings
+from .servicer import ERROR_CODES, LobbyServicer, LobbySettings
 from .store import LobbyStore
 from .tournament_store import TournamentStore
 from .tournaments import TournamentBook, TournamentsServicer
@@ -56,9 +54,5 @@ def make_spec() -> ServiceSpec:
         name="lobby",
         service_names=(SERVICE_NAME, TOURNAMENTS_NAME),
         register=register,
-        error_codes={
-            # The servicer checks first; these are the library's last word.
-            SeatingError: grpc.StatusCode.FAILED_PRECONDITION,
-            InvalidConfigError: grpc.StatusCode.INVALID_ARGUMENT,
-        },
+        error_codes=ERROR_CODES,  # the servicer checks first: the library's last word
     )

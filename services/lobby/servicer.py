@@ -71,10 +71,12 @@ import math
 import secrets
 import uuid
 from collections import Counter as Tally
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+import grpc
 
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as pb
@@ -90,7 +92,9 @@ from poker_rules.seating import (
     SeatingTable,
 )
 from poker_wire import check_chips, check_count, check_id, game_config, game_of
+from service_kit.batches import Handler, answer_batches
 from service_kit.errors import (
+    ErrorCodes,
     FailedPreconditionError,
     InvalidArgumentError,
     NotFoundError,
@@ -109,12 +113,21 @@ from .metrics import (
     HANDS_VOIDED,
     PLAYERS_REGISTERED,
     SEATED,
+    SESSION_BATCH_CALLS,
+    SESSION_CALLS,
     TABLES,
     set_ledger_totals,
 )
 from .store import HandRow, LobbyStore, PlayerRow, TableRow
 from .tournaments import TournamentBook
 
+# The library's exceptions the servicer does not turn into a status itself (its
+# own checks come first): the unary calls' ErrorInterceptor and the Session's
+# replies map them the same way.
+ERROR_CODES: ErrorCodes = {
+    SeatingError: grpc.StatusCode.FAILED_PRECONDITION,
+    InvalidConfigError: grpc.StatusCode.INVALID_ARGUMENT,
+}
 MAX_PLAYER_NAME = 32
 MAX_TABLE_NAME = 64
 MAX_VOID_REASON = 300  # characters of a void's reason kept (longer ones are cut)
@@ -238,6 +251,11 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         self._tables: dict[str, _Table] = {}
         # Tournaments (tournaments.py): their tables' calls are handed to the book.
         self.tournaments: TournamentBook | None = None
+        self._session_calls: dict[str, Handler] = {
+            "next_hand": self.NextHand,
+            "finish_hand": self.FinishHand,
+            "void_pending_hand": self.VoidPendingHand,
+        }
         self._restore()
 
     # ------------------------------------------------------------ start-up
@@ -839,6 +857,22 @@ class LobbyServicer(pb_grpc.LobbyServicer):
                 await self.NextHand(pb.NextHandRequest(table_id=request.table_id), context)
             )
         return response
+
+    async def Session(
+        self, request_iterator: AsyncIterator[pb.SessionBatch], context: Any
+    ) -> AsyncIterator[pb.SessionBatchReply]:
+        """NextHand, FinishHand and VoidPendingHand in batches, each answered in
+        order by the unary method itself (see the proto)."""
+        async for replies in answer_batches(
+            request_iterator,
+            pb.SessionBatchReply,
+            self._session_calls,
+            ERROR_CODES,
+            context,
+            SESSION_CALLS,
+            SESSION_BATCH_CALLS,
+        ):
+            yield replies
 
     async def VoidPendingHand(
         self, request: pb.VoidPendingHandRequest, context: Any

@@ -1,14 +1,16 @@
 """The table service's downstream calls: one stub per service, every call with a
 deadline and counted.
 
-Betting decisions, the bulk of a hand's calls (one per decision), and the
-dealer's calls go over batched streams (betting ``SessionBatches``, dealer
-``Session``): one long-lived stream per service and table-service process, each
+Betting decisions, the bulk of a hand's calls (one per decision), the dealer's
+calls and the lobby's hand calls (NextHand, FinishHand, VoidPendingHand) go over
+batched streams (betting ``SessionBatches``, dealer and lobby ``Session``): one
+long-lived stream per service and table-service process, each
 call a request matched to its response by id, and every call waiting when a
 message goes out carried in that message.  A stream message costs a fraction of
 a unary call in grpc.aio (the ceiling benchmark measures both), a batch costs
 about one message, and the betting service stays stateless: every request
-carries its state.  ``TABLE_BETTING_SESSION=0`` makes them unary calls again.
+carries its state.  The lobby's other calls (Authenticate, ListTables...) and
+showdown's stay unary.  ``TABLE_BETTING_SESSION=0`` makes them all unary again.
 
 Every failure, unary or on the stream (refused, deadline passed, stream broken),
 reaches the caller as ``DownstreamError`` with the status code, so the hand runner
@@ -34,6 +36,7 @@ from poker.betting.v1 import betting_pb2 as bpb
 from poker.betting.v1 import betting_pb2_grpc
 from poker.dealer.v1 import dealer_pb2 as dpb
 from poker.dealer.v1 import dealer_pb2_grpc
+from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker.showdown.v1 import showdown_pb2_grpc
 from service_kit.batches import drain
@@ -79,6 +82,11 @@ _DEALER_FIELDS = {
     "Draw": "draw",
     "CloseDeck": "close_deck",
 }
+_LOBBY_FIELDS = {
+    "NextHand": "next_hand",
+    "FinishHand": "finish_hand",
+    "VoidPendingHand": "void_pending_hand",
+}
 
 
 class CallStream:
@@ -103,7 +111,7 @@ class CallStream:
         self._name = name
         self._open_stream = open_stream
         self._new_batch = new_batch
-        self._fields = fields
+        self.fields = fields  # the methods it carries
         self._deadline = deadline
         self._queue: asyncio.Queue[tuple[int, str, Any] | None] | None = None
         self._pending: dict[int, asyncio.Future[Any]] = {}
@@ -159,7 +167,7 @@ class CallStream:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self._pending[call_id] = future
-        queue.put_nowait((call_id, self._fields[method], request))
+        queue.put_nowait((call_id, self.fields[method], request))
         # One timer per call (cheaper than asyncio.wait_for's task and waiter).
         timer = loop.call_later(self._deadline, self._expire, call_id, method)
         try:
@@ -201,8 +209,8 @@ class Downstream:
         self.dealer = dealer_pb2_grpc.DealerStub(self._channels["dealer"])
         self.betting = betting_pb2_grpc.BettingStub(self._channels["betting"])
         self.showdown = showdown_pb2_grpc.ShowdownStub(self._channels["showdown"])
-        # Betting and dealer calls go over batched streams (unary with
-        # TABLE_BETTING_SESSION=0); lobby and showdown calls are unary.
+        # Betting, dealer and the lobby's hand calls go over batched streams (unary
+        # with TABLE_BETTING_SESSION=0); the lobby's others and showdown's are unary.
         self.streams: dict[str, CallStream] = {}
         if betting_session:
             self.streams["betting"] = CallStream(
@@ -214,6 +222,9 @@ class Downstream:
             )
             self.streams["dealer"] = CallStream(
                 "dealer", self.dealer.Session, dpb.SessionBatch, _DEALER_FIELDS, self.deadline
+            )
+            self.streams["lobby"] = CallStream(
+                "lobby", self.lobby.Session, lpb.SessionBatch, _LOBBY_FIELDS, self.deadline
             )
         self.calls = 0
         self._counters: dict[tuple[str, str], Any] = {}
@@ -231,6 +242,8 @@ class Downstream:
         for the caller to void the hand, retry, or pass on."""
         self.calls += 1
         session = self.streams.get(service)
+        if session is not None and method not in session.fields:
+            session = None
         self._count(service, method, "unary" if session is None else "stream")
         try:
             if session is not None:

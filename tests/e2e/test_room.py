@@ -92,14 +92,14 @@ def test_metrics_of_every_service_move_with_a_hand__S10_S11(room: Room) -> None:
     hand.close()
     assert sum(a.amount for a in hand.finished().awards) == 70
 
-    # Unary methods every hand (or this test) calls, whatever else changes.  Betting
-    # and dealer may be reached by unary calls or by their batched streams (the
-    # table's default): their received messages move.
+    # Unary methods every hand (or this test) calls, whatever else changes.  Betting,
+    # dealer and the lobby's hand calls may be reached by unary calls or by their
+    # batched streams (the table's default): their received messages move.
     stable_calls = {
         "dealer": [],
         "betting": [],
         "showdown": ["Settle"],
-        "lobby": ["RegisterPlayer", "SitDown", "FinishHand", "GetLedgerTotals"],
+        "lobby": ["RegisterPlayer", "SitDown", "GetLedgerTotals"],
         "table": ["PresetNextDeck", "GetDeckReveal"],
     }
     play = {"grpc_type": "BIDI_STREAM", "grpc_service": SERVICES["table"], "grpc_method": "Play"}
@@ -157,6 +157,11 @@ def test_metrics_of_every_service_move_with_a_hand__S10_S11(room: Room) -> None:
     assert delta("table_river_outcomes_total", outcome="normal") == 1
     assert delta("table_pot_size_chips_count", game="stud") == 1
     assert delta("table_pot_size_chips_sum", game="stud") == 70
+    # The hand's report went over the lobby's Session stream, answered OK there.
+    finished = {"method": "finish_hand", "code": "OK"}
+    assert total(after["lobby"], "lobby_session_calls_total", **finished) > total(
+        before["lobby"], "lobby_session_calls_total", **finished
+    )
 
 
 # ---------------------------------------------------------------------- the clock (S10)

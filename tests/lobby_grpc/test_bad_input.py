@@ -364,9 +364,48 @@ def test_refused_with_a_clear_message_and_nothing_changed(world: World, case: Ca
     assert world.state() == before, "a refused call changed something"
 
 
+# The table service's Session stream carries these calls: each of their cases again,
+# as a call on the stream.
+SESSION_FIELDS = {
+    "NextHand": "next_hand",
+    "FinishHand": "finish_hand",
+    "VoidPendingHand": "void_pending_hand",
+}
+SESSION_CASES = [c for c in CASES if c.rpc in SESSION_FIELDS]
+
+
+@pytest.mark.parametrize("case", SESSION_CASES, ids=[f"{c.rpc}-{c.why}" for c in SESSION_CASES])
+def test_session_refuses_each_call_as_the_unary_call_does(world: World, case: Case) -> None:
+    """On the stream a refusal is the call's reply (same code, same message), the
+    stream goes on, and nothing changed."""
+    before = world.state()
+    call = pb.SessionCall(id=7, **{SESSION_FIELDS[case.rpc]: case.request(world)})
+    (reply,) = list(world.lobby.Session(iter([pb.SessionBatch(calls=[call])]), timeout=5))
+    (answer,) = reply.replies
+    assert answer.id == 7 and answer.WhichOneof("result") == "error", answer
+    assert answer.error.code == case.code.value[0], answer.error.message
+    for word in case.words:
+        assert word in answer.error.message, f"{answer.error.message!r} should say {word!r}"
+    assert world.state() == before, "a refused call changed something"
+
+
+def test_session_refuses_a_call_without_a_method_and_an_empty_batch(world: World) -> None:
+    before = world.state()
+    (reply,) = list(
+        world.lobby.Session(iter([pb.SessionBatch(calls=[pb.SessionCall(id=1)])]), timeout=5)
+    )
+    assert reply.replies[0].error.code == INVALID.value[0]
+    assert "call is required: one of next_hand, finish_hand, void_pending_hand" in (
+        reply.replies[0].error.message
+    )
+    code, message = refused(lambda: list(world.lobby.Session(iter([pb.SessionBatch()]), timeout=5)))
+    assert code == INVALID and "at least one call" in message, message
+    assert world.state() == before, "a refused call changed something"
+
+
 def test_every_lobby_rpc_is_covered() -> None:
     methods = set(pb.DESCRIPTOR.services_by_name["Lobby"].methods_by_name)
-    covered = {c.rpc for c in CASES}
+    covered = {c.rpc for c in CASES} | ({"Session"} if SESSION_CASES else set())
     assert covered | NO_INPUT == methods, sorted(methods - covered - NO_INPUT)
 
 

@@ -31,6 +31,7 @@ def test_every_alert_has_its_annotations_and_severity() -> None:
         "CardroomServiceDown",
         "CardroomGrpcErrorRate",
         "CardroomGrpcLatencyHigh",
+        "CardroomDownstreamErrors",
         "CardroomTableHandStuck",
         "CardroomTableLoopErrors",
         "CardroomTimeoutsSpike",

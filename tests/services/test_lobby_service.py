@@ -433,6 +433,90 @@ def test_finish_hand_can_plan_the_next_hand_in_the_same_call(lobby: LobbyStub) -
     assert_invariant(lobby)
 
 
+def test_session_batches_answer_like_the_unary_calls__B6(lobby: LobbyStub) -> None:
+    """The table service's Session stream: NextHand, FinishHand and VoidPendingHand
+    several to a message, answered in order by one message with what the unary
+    calls answer; a refused call is its reply's error (the unary call's code and
+    message) and changes nothing, and the stream goes on; an empty batch is
+    INVALID_ARGUMENT."""
+    tid = create(lobby, STUD).table_id
+    for name in ("a", "b"):
+        Player(lobby, name).sit(tid, 1000)
+    before = stacks(lobby, tid)
+    plan = pb.NextHandRequest(table_id=tid)
+    first = [
+        pb.SessionCall(id=1, next_hand=plan),
+        pb.SessionCall(id=2, next_hand=plan),  # idempotent: the same plan
+        pb.SessionCall(id=3, next_hand=pb.NextHandRequest(table_id="t-missing")),
+        pb.SessionCall(id=4),
+    ]
+    stream = lobby.Session(iter([pb.SessionBatch(calls=first)]), timeout=5)
+    (reply,) = list(stream)
+    planned, again, unknown, empty = reply.replies
+    assert [r.id for r in reply.replies] == [1, 2, 3, 4]
+    assert planned.next_hand.play and again.next_hand == planned.next_hand
+    assert planned.next_hand == next_hand(lobby, tid)  # what the unary call answers
+    assert unknown.error.code == grpc.StatusCode.NOT_FOUND.value[0]
+    assert "t-missing" in unknown.error.message
+    assert empty.error.code == INVALID.value[0] and "call is required" in empty.error.message
+
+    hand = planned.next_hand
+    won = moved(hand, winner=hand.dealt_in[0].seat, loser=hand.dealt_in[1].seat, chips=75)
+    report = pb.FinishHandRequest(
+        table_id=tid,
+        hand_id=hand.hand_id,
+        final_stacks=[pb.SeatInfo(seat=seat, stack=chips) for seat, chips in won.items()],
+        plan_next=True,
+    )
+    created = pb.FinishHandRequest(
+        table_id=tid,
+        hand_id=hand.hand_id,
+        final_stacks=[pb.SeatInfo(seat=seat, stack=chips + 1) for seat, chips in won.items()],
+    )
+    batches = [
+        pb.SessionBatch(calls=[pb.SessionCall(id=5, finish_hand=created)]),
+        pb.SessionBatch(
+            calls=[
+                pb.SessionCall(id=6, finish_hand=report),
+                pb.SessionCall(id=7, finish_hand=report),  # a repeat: answered OK again
+                pb.SessionCall(id=8, void_pending_hand=pb.VoidPendingHandRequest(table_id=tid)),
+            ]
+        ),
+    ]
+    refused, finished = list(lobby.Session(iter(batches), timeout=5))
+    (chips_created,) = refused.replies
+    assert chips_created.error.code == FAILED.value[0], chips_created
+    assert "not conserved" in chips_created.error.message
+    done, repeated, voided = finished.replies
+    assert done.finish_hand.hands_played == 1 and done.finish_hand.next_hand.play
+    assert repeated.finish_hand == done.finish_hand
+    # The next hand (planned by the report) is the one voided: nothing moved.
+    assert voided.void_pending_hand.hand_id == done.finish_hand.next_hand.hand_id
+    assert voided.void_pending_hand.hands_played == 1
+    assert stacks(lobby, tid) == {seat: won[seat] for seat in before}
+    assert_invariant(lobby)
+    # The unary call refuses the same report with the same code and message.
+    hand_now = next_hand(lobby, tid)
+    bad = pb.FinishHandRequest(
+        table_id=tid,
+        hand_id=hand_now.hand_id,
+        final_stacks=[pb.SeatInfo(seat=x.seat, stack=x.stack + 1) for x in hand_now.dealt_in],
+    )
+    (streamed,) = list(
+        lobby.Session(iter([pb.SessionBatch(calls=[pb.SessionCall(finish_hand=bad)])]), timeout=5)
+    )
+    with pytest.raises(grpc.RpcError) as unary:
+        lobby.FinishHand(bad, timeout=5)
+    assert (unary.value.code().value[0], unary.value.details()) == (  # type: ignore[attr-defined]
+        streamed.replies[0].error.code,
+        streamed.replies[0].error.message,
+    )
+
+    with pytest.raises(grpc.RpcError) as error:
+        list(lobby.Session(iter([pb.SessionBatch()]), timeout=5))
+    assert error.value.code() == INVALID  # type: ignore[attr-defined]
+
+
 # ---------------------------------------------------------------- hands: draw (B1, B2)
 
 
