@@ -392,6 +392,11 @@ def lobby() -> dict[str, Any]:
         "Card room: lobby",
         [
             *grpc_panels("lobby"),
+            panel(
+                "Session calls / s by call and status (the table service's hand calls)",
+                [(rate("lobby_session_calls_total", "method, code"), "{{method}} {{code}}")],
+                unit="ops",
+            ),
             panel("Tables by game", [("sum by (game) (lobby_tables)", "{{game}}")]),
             panel("Players seated by game", [("sum by (game) (lobby_seated_players)", "{{game}}")]),
             panel(
