@@ -31,10 +31,10 @@ Keys (``bench.run`` group ``stack``):
 - ``stack_rpcs_per_hand``: ``table_downstream_calls_total{transport="unary"}``
   delta per hand, every method but ``ListTables`` (the table service's table
   discovery, once a second whatever the load); ``stack_session_messages_per_hand``:
-  the calls made over the batched streams (betting ``SessionBatches``, dealer and
-  lobby ``Session``: ``transport="stream"``);
-  ``stack_betting_stream_messages_per_hand`` / ``stack_dealer_stream_messages_per_hand``
-  / ``stack_lobby_stream_messages_per_hand``: the messages that carried them (a
+  the calls made over the batched streams (betting ``SessionBatches``, dealer,
+  lobby and showdown ``Session``: ``transport="stream"``);
+  ``stack_{betting,dealer,lobby,showdown}_stream_messages_per_hand``: the
+  messages that carried them (a
   batch of calls is one request message and one response message);
   ``stack_interservice_calls_per_hand``: unary RPCs and stream calls;
   ``stack_{betting,dealer,showdown,lobby}_rpcs_per_hand``: the
@@ -279,6 +279,7 @@ def figures_of(
     batches = received("betting", "SessionBatches")
     dealer_batches = received("dealer", "Session")
     lobby_batches = received("lobby", "Session")
+    showdown_batches = received("showdown", "Session")
     unary = ceilings[grpc_ceiling.UNARY_CONCURRENT]
     stream = ceilings[grpc_ceiling.STREAM_CONCURRENT]
     out: dict[str, float] = {
@@ -294,6 +295,7 @@ def figures_of(
         "stack_betting_stream_messages_per_hand": round(batches * per_hand, 2),
         "stack_dealer_stream_messages_per_hand": round(dealer_batches * per_hand, 2),
         "stack_lobby_stream_messages_per_hand": round(lobby_batches * per_hand, 2),
+        "stack_showdown_stream_messages_per_hand": round(showdown_batches * per_hand, 2),
         "stack_interservice_calls_per_hand": round(rpcs_per_hand + session_per_hand, 2),
         "stack_stream_messages_per_hand": round(messages_per_hand, 2),
         "stack_player_messages_per_hand": round(

@@ -31,8 +31,9 @@ POSITIVE = (
     "stack_stream_messages_per_s_vs_stream_ceiling",
 )
 PRESENT = (
-    # Unary RPCs per hand: showdown's Settle only, so 0 in a window without a showdown.
+    # Unary RPCs per hand: none left on the hand's path (every call is on a stream).
     "stack_rpcs_per_hand",
+    "stack_showdown_stream_messages_per_hand",  # 0 in a window without a showdown
     "stack_server_rpcs_per_hand",
     "stack_rpcs_per_s",
     "stack_rpcs_per_s_vs_unary_ceiling",

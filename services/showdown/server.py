@@ -5,10 +5,9 @@ from __future__ import annotations
 import grpc
 
 from poker.showdown.v1 import showdown_pb2, showdown_pb2_grpc
-from poker_rules.errors import InvalidConfigError
 from service_kit import ServiceSpec
 
-from .servicer import ShowdownServicer
+from .servicer import ERROR_CODES, ShowdownServicer
 
 SERVICE_NAME = showdown_pb2.DESCRIPTOR.services_by_name["Showdown"].full_name
 
@@ -24,5 +23,5 @@ def make_spec() -> ServiceSpec:
         name="showdown",
         service_names=(SERVICE_NAME,),
         register=register,
-        error_codes={InvalidConfigError: grpc.StatusCode.INVALID_ARGUMENT},
+        error_codes=ERROR_CODES,
     )

@@ -2,15 +2,16 @@
 deadline and counted.
 
 Betting decisions, the bulk of a hand's calls (one per decision), the dealer's
-calls and the lobby's hand calls (NextHand, FinishHand, VoidPendingHand) go over
-batched streams (betting ``SessionBatches``, dealer and lobby ``Session``): one
+calls, the lobby's hand calls (NextHand, FinishHand, VoidPendingHand) and the
+showdown's go over batched streams (betting ``SessionBatches``, dealer, lobby and
+showdown ``Session``): one
 long-lived stream per service and table-service process, each
 call a request matched to its response by id, and every call waiting when a
 message goes out carried in that message.  A stream message costs a fraction of
 a unary call in grpc.aio (the ceiling benchmark measures both), a batch costs
 about one message, and the betting service stays stateless: every request
-carries its state.  The lobby's other calls (Authenticate, ListTables...) and
-showdown's stay unary.  ``TABLE_BETTING_SESSION=0`` makes them all unary again.
+carries its state.  The lobby's other calls (Authenticate, ListTables...) stay
+unary.  ``TABLE_BETTING_SESSION=0`` makes them all unary again.
 
 Every failure, unary or on the stream (refused, deadline passed, stream broken),
 reaches the caller as ``DownstreamError`` with the status code, so the hand runner
@@ -38,6 +39,7 @@ from poker.dealer.v1 import dealer_pb2 as dpb
 from poker.dealer.v1 import dealer_pb2_grpc
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc
+from poker.showdown.v1 import showdown_pb2 as spb
 from poker.showdown.v1 import showdown_pb2_grpc
 from service_kit.batches import drain
 from service_kit.deadlines import default_deadline
@@ -82,6 +84,7 @@ _DEALER_FIELDS = {
     "Draw": "draw",
     "CloseDeck": "close_deck",
 }
+_SHOWDOWN_FIELDS = {"Evaluate": "evaluate", "Settle": "settle"}
 _LOBBY_FIELDS = {
     "NextHand": "next_hand",
     "FinishHand": "finish_hand",
@@ -209,8 +212,8 @@ class Downstream:
         self.dealer = dealer_pb2_grpc.DealerStub(self._channels["dealer"])
         self.betting = betting_pb2_grpc.BettingStub(self._channels["betting"])
         self.showdown = showdown_pb2_grpc.ShowdownStub(self._channels["showdown"])
-        # Betting, dealer and the lobby's hand calls go over batched streams (unary
-        # with TABLE_BETTING_SESSION=0); the lobby's others and showdown's are unary.
+        # Betting, dealer, showdown and the lobby's hand calls go over batched
+        # streams (unary with TABLE_BETTING_SESSION=0); the lobby's others are unary.
         self.streams: dict[str, CallStream] = {}
         if betting_session:
             self.streams["betting"] = CallStream(
@@ -225,6 +228,13 @@ class Downstream:
             )
             self.streams["lobby"] = CallStream(
                 "lobby", self.lobby.Session, lpb.SessionBatch, _LOBBY_FIELDS, self.deadline
+            )
+            self.streams["showdown"] = CallStream(
+                "showdown",
+                self.showdown.Session,
+                spb.SessionBatch,
+                _SHOWDOWN_FIELDS,
+                self.deadline,
             )
         self.calls = 0
         self._counters: dict[tuple[str, str], Any] = {}

@@ -93,12 +93,12 @@ def test_metrics_of_every_service_move_with_a_hand__S10_S11(room: Room) -> None:
     assert sum(a.amount for a in hand.finished().awards) == 70
 
     # Unary methods every hand (or this test) calls, whatever else changes.  Betting,
-    # dealer and the lobby's hand calls may be reached by unary calls or by their
-    # batched streams (the table's default): their received messages move.
+    # dealer, showdown and the lobby's hand calls may be reached by unary calls or by
+    # their batched streams (the table's default): their received messages move.
     stable_calls = {
         "dealer": [],
         "betting": [],
-        "showdown": ["Settle"],
+        "showdown": [],
         "lobby": ["RegisterPlayer", "SitDown", "GetLedgerTotals"],
         "table": ["PresetNextDeck", "GetDeckReveal"],
     }
@@ -157,11 +157,11 @@ def test_metrics_of_every_service_move_with_a_hand__S10_S11(room: Room) -> None:
     assert delta("table_river_outcomes_total", outcome="normal") == 1
     assert delta("table_pot_size_chips_count", game="stud") == 1
     assert delta("table_pot_size_chips_sum", game="stud") == 70
-    # The hand's report went over the lobby's Session stream, answered OK there.
-    finished = {"method": "finish_hand", "code": "OK"}
-    assert total(after["lobby"], "lobby_session_calls_total", **finished) > total(
-        before["lobby"], "lobby_session_calls_total", **finished
-    )
+    # The showdown and the hand's report went over the showdown's and the lobby's
+    # Session streams, answered OK there.
+    for name, method in (("showdown", "settle"), ("lobby", "finish_hand")):
+        calls, labels = f"{name}_session_calls_total", {"method": method, "code": "OK"}
+        assert total(after[name], calls, **labels) > total(before[name], calls, **labels)
 
 
 # ---------------------------------------------------------------------- the clock (S10)

@@ -311,3 +311,46 @@ def test_showdown_malformed_requests_are_invalid_argument(
     assert isinstance(error, grpc.Call)
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, (why, error.details())
     assert error.details()
+
+
+def test_showdown_session_batches_answer_like_the_unary_calls__H5_D8(
+    showdown: ShowdownStub,
+) -> None:
+    """The Session stream: Settle and Evaluate several to a message, answered in
+    order by one message with what the unary calls answer; every malformed Settle is
+    its reply's error (the unary call's code and message) and the stream goes on;
+    an empty batch is INVALID_ARGUMENT."""
+    settles = [settle_request(call_down(seed)) for seed in range(4)]
+    evaluate = pb.EvaluateRequest(
+        config=DRAW, hands=[seat(1, "7h 8h 9h Jh Kh"), seat(2, "Ac Ad As Kc Kd")]
+    )
+    malformed = [request_ for _, request_ in MALFORMED]
+    calls = [pb.SessionCall(id=k, settle=r) for k, r in enumerate(settles, 1)]
+    calls.append(pb.SessionCall(id=10, evaluate=evaluate))
+    calls += [pb.SessionCall(id=100 + k, settle=r) for k, r in enumerate(malformed)]
+    calls.append(pb.SessionCall(id=99))
+    first, second = list(
+        showdown.Session(
+            iter([pb.SessionBatch(calls=calls), pb.SessionBatch(calls=calls[:1])]), timeout=5
+        )
+    )
+    assert [r.id for r in first.replies] == [c.id for c in calls]
+    for request_, reply in zip(settles, first.replies, strict=False):
+        assert reply.settle == showdown.Settle(request_, timeout=5)
+    assert first.replies[len(settles)].evaluate == showdown.Evaluate(evaluate, timeout=5)
+    refused = first.replies[len(settles) + 1 : -1]
+    for request_, reply in zip(malformed, refused, strict=True):
+        with pytest.raises(grpc.RpcError) as unary:
+            showdown.Settle(request_, timeout=5)
+        assert (reply.error.code, reply.error.message) == (
+            unary.value.code().value[0],  # type: ignore[attr-defined]
+            unary.value.details(),  # type: ignore[attr-defined]
+        )
+        assert reply.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert first.replies[-1].error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert "call is required" in first.replies[-1].error.message
+    assert second.replies[0].settle == first.replies[0].settle  # the stream went on
+
+    with pytest.raises(grpc.RpcError) as error:
+        list(showdown.Session(iter([pb.SessionBatch()]), timeout=5))
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]

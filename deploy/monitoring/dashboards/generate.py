@@ -367,6 +367,11 @@ def showdown() -> dict[str, Any]:
         [
             *grpc_panels("showdown"),
             panel(
+                "Session calls / s by call and status",
+                [(rate("showdown_session_calls_total", "method, code"), "{{method}} {{code}}")],
+                unit="ops",
+            ),
+            panel(
                 "Pots settled / min by game",
                 [(per_min(rate("showdown_pots_settled_total", "game")), "{{game}}")],
             ),
