@@ -5,7 +5,8 @@ measured in the same run on the same machine, and the ratios against them are
 written beside the raw rates, so the numbers compare like with like.
 
 ``python -m bench.run --only grpc`` (or ``--only evaluators,hands``, ``--only stack``:
-the full-stack benchmark, bench/stack.py, about 45 s) re-measures a
+the full-stack benchmark, bench/stack.py, about 45 s; ``--only stack_paced``: the same
+room paced by the bots' thinking time, about 40 s) re-measures a
 subset: its keys are updated in the existing results.json and the others are kept
 (so they then come from different runs; plain ``make bench`` measures everything
 again).  ``--no-write`` prints the figures without touching results.json.
@@ -31,6 +32,7 @@ GROUPS: dict[str, Callable[[], Mapping[str, float]]] = {
     "hands": hands.run,
     "grpc": grpc_ceiling.run,
     "stack": stack.run,  # the whole card room with bots; its own ceiling run inside
+    "stack_paced": stack.run_paced,  # the same room with bots thinking 8 ms: latency at a load
 }
 
 

@@ -62,6 +62,12 @@ Keys (``bench.run`` group ``stack``):
 
 Targets (issue 3): at least 50 hands per second, p99 under 25 ms.
 
+The ``stack_paced`` group (``run_paced``) runs the same room with every bot
+thinking ``PACED_THINK_MS`` before it acts (``--think-ms``): ``stack_paced_*``
+give its hands per second, its turn latency p50/p99 (the thinking is not in it:
+the clock starts when the bot has decided), CPU per hand and steal.  The room
+flat out is the capacity figure; the paced one is the latency below saturation.
+
 ``python -m bench.stack`` prints the figures (``--tables``, ``--seats``,
 ``--seconds``...); ``--profile`` also samples the table service (or
 ``--profile-target``) with py-spy for ``--profile-seconds`` (10) during the window
@@ -132,6 +138,10 @@ class StackBench:
     # The bots' connections: "many" (every seat over one PlayMany stream per
     # channel, poker_bots.Multiplexer) or "play" (one Play stream per seat).
     transport: str = "many"
+    # Each bot's thinking time before it acts (0: at once, the room flat out).  The
+    # latency clock starts when the bot has decided, so thinking is not in it; it
+    # only paces the room (a latency figure at a chosen load, not at saturation).
+    think_ms: float = 0.0
 
 
 @dataclass
@@ -624,6 +634,7 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
                     "target": stack.target("table"),
                     "channels": bench.channels,
                     "transport": bench.transport,
+                    "think_ms": bench.think_ms,
                     "bots": everyone,
                 }
             )
@@ -668,6 +679,37 @@ def run() -> dict[str, float]:
     return result.figures
 
 
+PACED_THINK_MS = 8.0  # about 55-60 hands/s here, against about 70 flat out
+
+
+def paced_figures(bench: StackBench, figures: Mapping[str, float]) -> dict[str, float]:
+    """A paced run's keys: ``stack_paced_*``, the room's speed and the latency at it."""
+    cpu = sum(v for k, v in figures.items() if k.startswith("stack_cpu_ms_per_hand_"))
+    return {
+        "stack_paced_think_ms": bench.think_ms,
+        "stack_paced_hands_per_s": figures[hands_key(bench.tables, bench.seats)],
+        "stack_paced_turn_latency_p50_ms": figures["stack_turn_latency_p50_ms"],
+        "stack_paced_turn_latency_p99_ms": figures["stack_turn_latency_p99_ms"],
+        "stack_paced_turn_latency_samples": figures["stack_turn_latency_samples"],
+        "stack_paced_cpu_ms_per_hand": round(cpu, 2),
+        "stack_paced_host_steal_pct": figures["stack_host_steal_pct"],
+    }
+
+
+def run_paced() -> dict[str, float]:
+    """The ``stack_paced`` group of ``bench.run``: the same room with every bot
+    thinking ``PACED_THINK_MS`` before it acts.  Why: the ``stack`` group runs the
+    room flat out, where the latency is all queueing for the two cores; this is the
+    latency at a load below that (a point of the latency-throughput curve, for
+    capacity planning).  The thinking is not in the latency (the clock starts when
+    the bot has decided)."""
+    bench = StackBench(think_ms=PACED_THINK_MS, ceiling_seconds=0.5)
+    result = asyncio.run(measure_stack(bench))
+    if not result.clean:
+        raise RuntimeError(f"a process did not exit cleanly: {result.exit_codes}")
+    return paced_figures(bench, result.figures)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.stack", description=__doc__)
     default = StackBench()
@@ -702,6 +744,12 @@ def main(argv: list[str] | None = None) -> int:
         default=default.transport,
         help="the bots' connections: one PlayMany stream per channel, or Play per seat",
     )
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=default.think_ms,
+        help="each bot's thinking time before it acts (paces the room; not in the latency)",
+    )
     parser.add_argument("--details", action="store_true", help="also print the details")
     args = parser.parse_args(argv)
     bench = StackBench(
@@ -716,6 +764,7 @@ def main(argv: list[str] | None = None) -> int:
         log_level=args.log_level,
         table_shards=args.table_shards,
         transport=args.transport,
+        think_ms=args.think_ms,
     )
     result = asyncio.run(measure_stack(bench))
     print(json.dumps(result.figures, indent=2, sort_keys=True))

@@ -95,6 +95,21 @@ class TimedBot:
         return action
 
 
+class ThinkingBot(TimedBot):
+    """A ``TimedBot`` that thinks ``think_s`` before deciding (the SDK's async bot
+    form): the room is paced, and the clock still starts once it has decided."""
+
+    def __init__(self, seed: int, clock: TableClock, window: Window, think_s: float) -> None:
+        super().__init__(seed, clock, window)
+        self.think_s = think_s
+
+    async def act(  # type: ignore[override]
+        self, view: TableView, legal: common_pb2.LegalActions
+    ) -> common_pb2.Action:
+        await asyncio.sleep(self.think_s)
+        return super().act(view, legal)
+
+
 def _percentile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
@@ -135,6 +150,7 @@ async def run() -> dict[str, Any]:
     joined: set[str] = set()
     clocks: dict[str, TableClock] = {b["table_id"]: TableClock() for b in bots}
     per_target = max(1, spec["channels"])
+    think_s = float(spec.get("think_ms", 0.0)) / 1000
     many = spec.get("transport", "play") == "many"
     channels: dict[str, list[aio.Channel]] = {}
     connections: dict[str, list[aio.Channel | Multiplexer]] = {}
@@ -189,7 +205,11 @@ async def run() -> dict[str, Any]:
                 b["table_id"],
                 b["player_id"],
                 b["token"],
-                TimedBot(int(b["seed"]), clocks[b["table_id"]], window),
+                (
+                    ThinkingBot(int(b["seed"]), clocks[b["table_id"]], window, think_s)
+                    if think_s > 0
+                    else TimedBot(int(b["seed"]), clocks[b["table_id"]], window)
+                ),
                 delivery=table_pb2.DELIVERY_ON_TURN,
                 stop=stop,
                 on_event=hook_for(b["player_id"], clocks[b["table_id"]]),

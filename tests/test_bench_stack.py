@@ -75,6 +75,26 @@ def test_a_tiny_room_gives_every_figure_and_every_process_exits_cleanly() -> Non
     assert not bots["errors"], bots
 
 
+def test_a_paced_tiny_room_reports_its_speed_and_latency() -> None:
+    """Bots thinking before they act (the SDK's async bot form): the room plays, the
+    processes exit cleanly, and the paced keys come from the run's figures."""
+    bench = stack.StackBench(
+        tables=2, seats=3, warmup_s=1.0, seconds=2.0, ceiling_seconds=0.1, think_ms=20.0
+    )
+    result = asyncio.run(stack.measure_stack(bench))
+    assert result.clean, result.exit_codes
+    bots = result.details["bots"]
+    assert bots["clean"] and not bots["errors"] and bots["actions"] > 0, bots
+    paced = stack.paced_figures(bench, result.figures)
+    assert paced["stack_paced_think_ms"] == 20.0
+    assert paced["stack_paced_hands_per_s"] == result.figures[stack.hands_key(2, 3)] > 0
+    assert 0 < paced["stack_paced_turn_latency_p50_ms"] <= paced["stack_paced_turn_latency_p99_ms"]
+    assert paced["stack_paced_cpu_ms_per_hand"] > 0
+    # Thinking paces the room but is not in the latency: 20 ms a decision would put
+    # every sample above 20 ms; a tiny room answers in a few.
+    assert paced["stack_paced_turn_latency_p50_ms"] < 20.0
+
+
 def test_steal_is_the_stolen_share_of_the_machines_ticks() -> None:
     assert stack._steal_pct((100, 10_000), (250, 11_000)) == 15.0
     assert stack._steal_pct((0, 0), (0, 0)) == 0.0  # no /proc/stat: no figure, no error
