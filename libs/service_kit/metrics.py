@@ -173,6 +173,27 @@ def _instrument(handler: Handler, labels: tuple[str, str, str]) -> Behavior:
     return unary_behavior
 
 
+SESSION_BATCH_BUCKETS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
+
+
+def session_metrics(service: str, stream: str = "Session") -> tuple[Counter, Histogram]:
+    """The two metrics of a service's batched call stream (``service_kit.batches``):
+    ``<service>_session_calls`` (calls answered, by call and status code: a call
+    refused on a stream is a reply, which ``grpc_server_handled_total`` never sees)
+    and ``<service>_session_batch_calls`` (calls per message: what batching saves)."""
+    calls = Counter(
+        f"{service}_session_calls",
+        "Calls answered on the service's call streams, by call and status code.",
+        ("method", "code"),
+    )
+    sizes = Histogram(
+        f"{service}_session_batch_calls",
+        f"Calls per {stream} message: how much batching saves over one message each.",
+        buckets=SESSION_BATCH_BUCKETS,
+    )
+    return calls, sizes
+
+
 def start_metrics_server(host: str, port: int) -> tuple[Callable[[], None], int]:
     """Serve ``/metrics`` over HTTP on a daemon thread; returns (stop, bound port).
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Histogram
+from prometheus_client import Counter
 
 from poker_rules.config import Game
+from service_kit.metrics import session_metrics
 
 ACTIONS = Counter("betting_actions", "Actions applied, by game and kind.", ("game", "kind"))
 TIMEOUTS = Counter(
@@ -19,16 +20,7 @@ ROUNDS_STARTED = Counter(
 HANDS_UNCONTESTED = Counter(
     "betting_hands_uncontested", "Hands won without a showdown (G6), by game.", ("game",)
 )
-SESSION_CALLS = Counter(
-    "betting_session_calls",
-    "Calls answered on Session streams, by method and status code.",
-    ("method", "code"),
-)
-SESSION_BATCH_CALLS = Histogram(
-    "betting_session_batch_calls",
-    "Calls per SessionBatches message: how much batching saves over one message each.",
-    buckets=(1, 2, 3, 4, 6, 8, 12, 16, 24, 32),
-)
+SESSION_CALLS, SESSION_BATCH_CALLS = session_metrics("betting", "SessionBatches")
 STATE_REFS_USED = Counter(
     "betting_state_refs",
     "state_refs received on SessionBatches streams: found (the state was not sent "

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import Counter, Gauge
+
+from service_kit.metrics import session_metrics
 
 DECKS_OPENED = Counter(
     "dealer_decks_opened", "Decks opened, by game and preset.", ("game", "preset")
@@ -19,13 +21,4 @@ CARDS_RETURNED = Counter(
     "dealer_cards_returned",
     "Cards dealt ahead and given back unused (return_unused: their players folded).",
 )
-SESSION_CALLS = Counter(
-    "dealer_session_calls",
-    "Calls answered on Session streams, by call and status code.",
-    ("method", "code"),
-)
-SESSION_BATCH_CALLS = Histogram(
-    "dealer_session_batch_calls",
-    "Calls per Session message: how much batching saves over one message each.",
-    buckets=(1, 2, 3, 4, 6, 8, 12, 16, 24, 32),
-)
+SESSION_CALLS, SESSION_BATCH_CALLS = session_metrics("dealer")

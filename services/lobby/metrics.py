@@ -6,7 +6,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import Counter, Gauge
+
+from service_kit.metrics import session_metrics
 
 PLAYERS_REGISTERED = Counter("lobby_players_registered", "Players registered.")
 CHIPS_GRANTED = Counter("lobby_chips_granted", "Play money granted at registration.")
@@ -26,16 +28,7 @@ CASH_OUT_CHIPS = Counter(
 HANDS_PLANNED = Counter("lobby_hands_planned", "Hands planned by NextHand, by game.", ("game",))
 HANDS_FINISHED = Counter("lobby_hands_finished", "Hands finished, by game.", ("game",))
 HANDS_VOIDED = Counter("lobby_hands_voided", "Hands voided, by game.", ("game",))
-SESSION_CALLS = Counter(
-    "lobby_session_calls",
-    "Calls answered on Session streams (the table service's), by call and status code.",
-    ("method", "code"),
-)
-SESSION_BATCH_CALLS = Histogram(
-    "lobby_session_batch_calls",
-    "Calls per Session message: how much batching saves over one message each.",
-    buckets=(1, 2, 3, 4, 6, 8, 12, 16, 24, 32),
-)
+SESSION_CALLS, SESSION_BATCH_CALLS = session_metrics("lobby")
 LEDGER_GRANTED = Gauge(
     "lobby_ledger_granted_chips", "Chips ever granted (ledger grants); see GetLedgerTotals."
 )

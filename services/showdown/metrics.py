@@ -5,6 +5,7 @@ from __future__ import annotations
 from prometheus_client import Counter, Histogram
 
 from poker_rules.config import Game
+from service_kit.metrics import session_metrics
 
 POTS_SETTLED = Counter("showdown_pots_settled", "Pots split at showdown, by game.", ("game",))
 POT_SIZE = Histogram(
@@ -26,16 +27,7 @@ POT_SIZE = Histogram(
         10_000_000,
     ),
 )
-SESSION_CALLS = Counter(
-    "showdown_session_calls",
-    "Calls answered on Session streams, by call and status code.",
-    ("method", "code"),
-)
-SESSION_BATCH_CALLS = Histogram(
-    "showdown_session_batch_calls",
-    "Calls per Session message: how much batching saves over one message each.",
-    buckets=(1, 2, 3, 4, 6, 8, 12, 16, 24, 32),
-)
+SESSION_CALLS, SESSION_BATCH_CALLS = session_metrics("showdown")
 HANDS_EVALUATED = Counter("showdown_hands_evaluated", "Hands scored, by game.", ("game",))
 
 # Per-game series exist from the first scrape at 0 (rate() defined before a game's

@@ -16,7 +16,7 @@ from service_kit import (
     insecure_channel,
 )
 from service_kit.errors import ErrorInterceptor
-from service_kit.metrics import PrometheusInterceptor
+from service_kit.metrics import PrometheusInterceptor, session_metrics
 from service_kit.settings import env_bool, env_float, env_int
 
 # ---------------------------------------------------------------- settings
@@ -191,3 +191,19 @@ def test_the_startup_heap_is_frozen_out_of_the_gcs_walks() -> None:
         assert all(o == [i] for i, o in enumerate(kept))  # frozen, not lost
     finally:
         gc.unfreeze()
+
+
+def test_session_metrics_name_a_services_stream_calls_and_batch_sizes() -> None:
+    """One helper gives every service with a call stream the same two families."""
+    from prometheus_client import REGISTRY
+
+    calls, sizes = session_metrics("kittest", "SessionBatches")
+    calls.labels("settle", "OK").inc(3)
+    sizes.observe(3)
+    assert (
+        REGISTRY.get_sample_value("kittest_session_calls_total", {"method": "settle", "code": "OK"})
+        == 3
+    )
+    assert REGISTRY.get_sample_value("kittest_session_batch_calls_count") == 1
+    assert REGISTRY.get_sample_value("kittest_session_batch_calls_bucket", {"le": "4.0"}) == 1
+    assert REGISTRY.get_sample_value("kittest_session_batch_calls_bucket", {"le": "2.0"}) == 0
