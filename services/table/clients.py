@@ -4,14 +4,13 @@ deadline and counted.
 Betting decisions, the bulk of a hand's calls (one per decision), the dealer's
 calls, the lobby's hand calls (NextHand, FinishHand, VoidPendingHand) and the
 showdown's go over batched streams (betting ``SessionBatches``, dealer, lobby and
-showdown ``Session``): one
-long-lived stream per service and table-service process, each
-call a request matched to its response by id, and every call waiting when a
-message goes out carried in that message.  A stream message costs a fraction of
-a unary call in grpc.aio (the ceiling benchmark measures both), a batch costs
-about one message, and the betting service stays stateless: every request
-carries its state.  The lobby's other calls (Authenticate, ListTables...) stay
-unary.  ``TABLE_BETTING_SESSION=0`` makes them all unary again.
+showdown ``Session``): one long-lived stream per service and table-service
+process, each call a request matched to its response by id, and every call
+waiting when a message goes out carried in that message.  A stream message costs
+a fraction of a unary call in grpc.aio (the ceiling benchmark measures both), a
+batch costs about one message, and the betting service stays stateless: every
+request carries its state.  The lobby's other calls (Authenticate, ListTables...)
+stay unary.  ``TABLE_BETTING_SESSION=0`` makes them all unary again.
 
 Every failure, unary or on the stream (refused, deadline passed, stream broken),
 reaches the caller as ``DownstreamError`` with the status code, so the hand runner
