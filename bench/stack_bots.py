@@ -165,7 +165,7 @@ async def run() -> dict[str, Any]:
     def hook_for(player_id: str, clock: TableClock) -> Any:
         def on_event(event: table_pb2.TableEvent, view: TableView) -> None:
             kind = event.WhichOneof("event")
-            if window.open:
+            if window.open and kind is not None:
                 window.events += 1
                 counts = window.events_by_kind
                 counts[kind] = counts.get(kind, 0) + 1

@@ -103,7 +103,7 @@ class PostgresServer:
         """A new, empty database; its URL."""
         name = f"lobby_{uuid.uuid4().hex[:12]}"
         with psycopg.connect(self.url("postgres"), autocommit=True) as db:
-            db.execute(f"CREATE DATABASE {name}")  # type: ignore[arg-type]
+            db.execute(f"CREATE DATABASE {name}")
         return self.url(name)
 
     def stop(self) -> None:

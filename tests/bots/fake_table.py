@@ -23,6 +23,7 @@ from poker.table.v1 import table_pb2_grpc
 from .events import ev
 
 Script = Callable[["Conn"], AsyncIterator[t.TableEvent]]
+NOT_SERVED = "the fake table serves Play only"
 
 
 def menu_problem(legal: c.LegalActions, action: c.Action) -> str | None:
@@ -107,6 +108,50 @@ class FakeTable(table_pb2_grpc.TableServiceServicer):
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong token")
         async for event in script(conn):
             yield event
+
+    # The SDK under test calls Play only.  The generated servicer's stub declares every
+    # RPC abstract, so the fake answers the others as the generated base class does at
+    # run time: UNIMPLEMENTED.
+
+    async def PlayMany(  # noqa: N802 - the RPC's name
+        self, request_iterator: AsyncIterator[t.PlayManyRequest], context: Any
+    ) -> AsyncIterator[t.PlayManyEvents]:
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, NOT_SERVED)
+        yield t.PlayManyEvents()  # not reached: abort raises
+
+    async def Watch(  # noqa: N802 - the RPC's name
+        self, request: t.WatchRequest, context: Any
+    ) -> AsyncIterator[t.TableEvent]:
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, NOT_SERVED)
+        yield t.TableEvent()  # not reached: abort raises
+
+    async def GetState(self, request: t.GetStateRequest, context: Any) -> t.Snapshot:  # noqa: N802
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, NOT_SERVED)
+        raise AssertionError("abort raises")
+
+    async def ListTables(  # noqa: N802 - the RPC's name
+        self, request: t.ListTablesRequest, context: Any
+    ) -> t.ListTablesResponse:
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, NOT_SERVED)
+        raise AssertionError("abort raises")
+
+    async def GetHandHistory(  # noqa: N802 - the RPC's name
+        self, request: t.GetHandHistoryRequest, context: Any
+    ) -> t.GetHandHistoryResponse:
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, NOT_SERVED)
+        raise AssertionError("abort raises")
+
+    async def GetDeckReveal(  # noqa: N802 - the RPC's name
+        self, request: t.GetDeckRevealRequest, context: Any
+    ) -> t.DeckReveal:
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, NOT_SERVED)
+        raise AssertionError("abort raises")
+
+    async def PresetNextDeck(  # noqa: N802 - the RPC's name
+        self, request: t.PresetNextDeckRequest, context: Any
+    ) -> t.PresetNextDeckResponse:
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, NOT_SERVED)
+        raise AssertionError("abort raises")
 
 
 async def with_fake(fake: FakeTable, body: Callable[[str], Awaitable[Any]]) -> Any:

@@ -8,6 +8,7 @@ bot's action is applied to the hand (an illegal one raises).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 from poker.common.v1 import common_pb2 as c
 from poker.table.v1 import table_pb2 as t
-from poker_bots import CallingStation, HandStrengthBot, RandomBot, TableView, make_bot
+from poker_bots import Bot, CallingStation, HandStrengthBot, RandomBot, TableView, make_bot
 from poker_bots.bots import draw_discards, strength
 from poker_bots.sdk import check_action
 from poker_rules import (
@@ -44,8 +45,8 @@ BOTS = [RandomBot(1), CallingStation(), HandStrengthBot()]
 def view_with(
     config: c.GameConfig,
     own: list[str],
-    up: list[str] = (),
-    pot: int = 150,  # type: ignore[assignment]
+    up: Sequence[str] = (),
+    pot: int = 150,
 ) -> TableView:
     view = TableView()
     view.apply(
@@ -166,7 +167,7 @@ def menus(draw: st.DrawFn) -> tuple[c.LegalActions, TableView]:
         legal = discard_menu(most=draw(st.integers(0, 5)))
         return legal, view_with(game, cards[:5])
     legal = c.LegalActions(seat=1)
-    kinds: list[int] = []
+    kinds: list[c.ActionKind.ValueType] = []
     if draw(st.booleans()):
         legal.can_fold = True
         kinds.append(c.ACTION_KIND_FOLD)
@@ -181,14 +182,14 @@ def menus(draw: st.DrawFn) -> tuple[c.LegalActions, TableView]:
         kinds.append(c.ACTION_KIND_BRING_IN)
     if draw(st.booleans()) or not kinds:
         kind = draw(st.sampled_from(KINDS_AGGR))
-        legal.raise_kind = kind  # type: ignore[assignment]
+        legal.raise_kind = kind
         low = draw(st.integers(1, 10_000))
         high = low + draw(st.integers(0, 10_000))
         legal.min_to, legal.max_to = low, high
         if draw(st.booleans()):  # fixed limit: one or two exact choices
             legal.to_choices.extend(sorted({low, high}) if draw(st.booleans()) else [low])
         kinds.append(kind)
-    legal.kinds.extend(kinds)  # type: ignore[arg-type]
+    legal.kinds.extend(kinds)
     n_own = 5 if game is DRAW_NL else draw(st.integers(2, 3))
     n_up = 0 if game is DRAW_NL else draw(st.integers(1, 4))
     view = view_with(game, cards[:n_own], cards[n_own : n_own + n_up], draw(st.integers(0, 9999)))
@@ -199,7 +200,8 @@ def menus(draw: st.DrawFn) -> tuple[c.LegalActions, TableView]:
 @given(menus(), st.integers(0, 2**32))
 def test_every_bot_is_legal_on_any_menu(menu: tuple[c.LegalActions, TableView], seed: int) -> None:
     legal, view = menu
-    for bot in [RandomBot(seed), CallingStation(), HandStrengthBot()]:
+    bots: list[Bot] = [RandomBot(seed), CallingStation(), HandStrengthBot()]
+    for bot in bots:
         action = bot.act(view, legal)
         problem = check_action(legal, action, view.my_down_cards)
         assert problem is None, (bot, action, problem, legal)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import grpc
 
+from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
@@ -47,7 +48,7 @@ class PlayingRoom:
         self.lobby_target = lobby
         self.table_target = table
         self.labels: dict[str, str] = {}  # table_id -> label ("Seven Card Stud", ...)
-        self.games: dict[str, int] = {}  # table_id -> common.Game
+        self.games: dict[str, common.Game.ValueType] = {}  # table_id -> its game
         self.outcome = Outcome()
         self._ready = threading.Event()
         self._finish = threading.Event()

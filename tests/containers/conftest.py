@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import grpc
 import pytest
 
+from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
@@ -48,7 +49,7 @@ class Run:
     """What the run saw; each test checks a part of it."""
 
     labels: dict[str, str]  # table_id -> label
-    games: dict[str, int]  # table_id -> common.Game
+    games: dict[str, common.Game.ValueType]  # table_id -> its game
     totals_before: lpb.LedgerTotals
     totals_after_restart: lpb.LedgerTotals
     totals_end: lpb.LedgerTotals

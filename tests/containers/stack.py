@@ -25,11 +25,12 @@ import docker
 import grpc
 import pytest
 from docker.errors import DockerException, ImageNotFound
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 
 from deploy.docker.images import image_refs
 from services.stack import BACKENDS
 from tests.durability.conftest import free_ports
+from tests.typed_grpc import health_stub
 
 os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")  # Ryuk is an image to pull
 
@@ -104,7 +105,7 @@ class ServiceContainer:
         exits or the deadline passes."""
         deadline = time.monotonic() + timeout
         with grpc.insecure_channel(self.target) as channel:
-            stub: Any = health_pb2_grpc.HealthStub(channel)
+            stub = health_stub(channel)
             while True:
                 try:
                     reply = stub.Check(health_pb2.HealthCheckRequest(), timeout=1)

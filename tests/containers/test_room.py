@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc
 from services.lobby.servicer import VOIDED_AT_TAKEOVER, VOIDED_BY_TABLE
+from tests.typed_grpc import health_stub
 
 from .conftest import HANDS_AFTER_RESTART, HANDS_PER_TABLE, Run, totals
 from .stack import SERVICES, UID, ContainerStack
@@ -48,9 +49,7 @@ def balanced(t: lpb.LedgerTotals) -> bool:
 def test_every_service_container_is_healthy(stack: ContainerStack) -> None:
     for name in SERVICES:
         with grpc.insecure_channel(stack.target(name)) as channel:
-            reply = health_pb2_grpc.HealthStub(channel).Check(  # type: ignore[no-untyped-call]
-                health_pb2.HealthCheckRequest(), timeout=5
-            )
+            reply = health_stub(channel).Check(health_pb2.HealthCheckRequest(), timeout=5)
         assert reply.status == health_pb2.HealthCheckResponse.SERVING, name
         container = stack[name].wrapped
         container.reload()

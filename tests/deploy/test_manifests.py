@@ -47,7 +47,8 @@ def workloads(objects: Objects) -> dict[str, dict[str, Any]]:
 
 
 def the_container(workload: dict[str, Any]) -> dict[str, Any]:
-    (container,) = workload["spec"]["template"]["spec"]["containers"]
+    containers: list[dict[str, Any]] = workload["spec"]["template"]["spec"]["containers"]
+    (container,) = containers
     return container
 
 

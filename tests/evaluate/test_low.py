@@ -109,7 +109,7 @@ def test_low_comparison_highest_card_first__H3() -> None:
         "5c 4d 3h 2s Ac",
     ]
     values = [low_rank(cards(text)) for text in ordered]
-    assert values == sorted(values, key=lambda v: v or 0)  # type: ignore[arg-type]
+    assert values == sorted(values, key=lambda v: v or 0)
     assert len(set(values)) == len(values)
     # Equal lows tie whatever the suits and the other cards.
     assert low_rank(cards("7c 5d 4h 3s 2c Kd Kh")) == low_rank(cards("7s 5h 4d 3c 2s 9d 9c"))

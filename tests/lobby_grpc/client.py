@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypedDict
 
 import grpc
 import pytest
@@ -26,6 +26,15 @@ DRAW = common.GameConfig(game=common.GAME_DRAW_7A, small_bet=100, big_bet=200)
 STUD = common.GameConfig(game=common.GAME_STUD, ante=25, bring_in=50, small_bet=100, big_bet=200)
 SB, BB, ANTE = 50, 100, 25
 BUY_IN = 1_000
+
+
+class Auth(TypedDict):
+    """A player's credentials at a table, as keyword arguments of a request: typed per
+    field so that ``Request(**auth)`` is checked against the request's fields."""
+
+    player_id: str
+    token: str
+    table_id: str
 
 
 @contextmanager
@@ -97,7 +106,7 @@ class Player:
         self.table_id = ""
         self.seat = 0
 
-    def auth(self) -> dict[str, str]:
+    def auth(self) -> Auth:
         return {"player_id": self.id, "token": self.token, "table_id": self.table_id}
 
     def get(self) -> pb.Player:

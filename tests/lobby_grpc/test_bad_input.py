@@ -31,7 +31,18 @@ from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as pb
 from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
 
-from .client import DRAW, STUD, Player, create_table, finish, ledger, lobby_stub, next_hand, refused
+from .client import (
+    DRAW,
+    STUD,
+    Auth,
+    Player,
+    create_table,
+    finish,
+    ledger,
+    lobby_stub,
+    next_hand,
+    refused,
+)
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 NOT_FOUND = grpc.StatusCode.NOT_FOUND
@@ -40,6 +51,11 @@ FAILED = grpc.StatusCode.FAILED_PRECONDITION
 HUGE = 10**15  # beyond MAX_CHIPS (10**12), within int64
 LONG = "x" * 200  # longer than any id (64), name (32/64) or token (128)
 UNKNOWN_ENUM = 77
+# The same out-of-range number as each field's enum type (the stubs type enum fields
+# by enum; the wire carries any int32, and the lobby must refuse it).
+UNKNOWN_GAME = common.Game.ValueType(UNKNOWN_ENUM)
+UNKNOWN_ENTRY = pb.Entry.ValueType(UNKNOWN_ENUM)
+UNKNOWN_RETURN_CHOICE = pb.ReturnChoice.ValueType(UNKNOWN_ENUM)
 NO_INPUT = {"GetLedgerTotals"}  # nothing to refuse: the observer of every case
 
 
@@ -53,7 +69,7 @@ class World:
     hand_id: str
     players: dict[str, Player]
 
-    def auth(self, name: str, table_id: str = "") -> dict[str, str]:
+    def auth(self, name: str, table_id: str = "") -> Auth:
         p = self.players[name]
         return {"player_id": p.id, "token": p.token, "table_id": table_id}
 
@@ -153,7 +169,7 @@ CASES = [
          ("config is required",)),
     Case("CreateTable", "unknown game",
          lambda w: pb.CreateTableRequest(
-             name="t", config=common.GameConfig(game=UNKNOWN_ENUM, small_bet=100, big_bet=200),
+             name="t", config=common.GameConfig(game=UNKNOWN_GAME, small_bet=100, big_bet=200),
              seats=5, min_buy_in=100), INVALID, ("game",)),
     Case("CreateTable", "too many seats for draw (D1)",
          lambda w: pb.CreateTableRequest(name="t", config=DRAW, seats=6, min_buy_in=100),
@@ -185,7 +201,7 @@ CASES = [
          NOT_FOUND, ("no table t-nowhere",)),
     Case("GetTable", "oversized id", lambda w: pb.GetTableRequest(table_id=LONG), INVALID,
          ("table_id", "at most 64")),
-    Case("ListTables", "unknown game", lambda w: pb.ListTablesRequest(game=UNKNOWN_ENUM),
+    Case("ListTables", "unknown game", lambda w: pb.ListTablesRequest(game=UNKNOWN_GAME),
          INVALID, ("game",)),
     # -- SitDown
     Case("SitDown", "buy-in below the minimum (S2)",
@@ -224,7 +240,7 @@ CASES = [
                                      buy_in=1_000), DENIED, ("wrong token",)),
     Case("SitDown", "unknown entry (B2)",
          lambda w: pb.SitDownRequest(**w.auth("dave", w.draw), buy_in=1_000,
-                                     entry=UNKNOWN_ENUM), INVALID,
+                                     entry=UNKNOWN_ENTRY), INVALID,
          ("entry 77 is unknown", "ENTRY_POST_NOW", "ENTRY_WAIT_FOR_BUTTON")),
     Case("SitDown", "entry contradicts wait_for_big_blind (B2)",
          lambda w: pb.SitDownRequest(**w.auth("dave", w.draw), buy_in=1_000,
@@ -260,7 +276,7 @@ CASES = [
          lambda w: pb.SitInRequest(**w.auth("hank", w.bust)), FAILED,
          ("no chips", "sit down again")),
     Case("SitIn", "unknown return choice (B3)",
-         lambda w: pb.SitInRequest(**w.auth("carol", w.draw), return_choice=UNKNOWN_ENUM),
+         lambda w: pb.SitInRequest(**w.auth("carol", w.draw), return_choice=UNKNOWN_RETURN_CHOICE),
          INVALID, ("return_choice 77 is unknown", "RETURN_CHOICE_WAIT_FOR_BIG_BLIND")),
     Case("SitIn", "another player's token",
          lambda w: pb.SitInRequest(player_id=w.players["carol"].id,
@@ -379,7 +395,9 @@ def test_session_refuses_each_call_as_the_unary_call_does(world: World, case: Ca
     """On the stream a refusal is the call's reply (same code, same message), the
     stream goes on, and nothing changed."""
     before = world.state()
-    call = pb.SessionCall(id=7, **{SESSION_FIELDS[case.rpc]: case.request(world)})
+    # Any: the oneof field is chosen at run time, so its request type is too.
+    field: dict[str, Any] = {SESSION_FIELDS[case.rpc]: case.request(world)}
+    call = pb.SessionCall(id=7, **field)
     (reply,) = list(world.lobby.Session(iter([pb.SessionBatch(calls=[call])]), timeout=5))
     (answer,) = reply.replies
     assert answer.id == 7 and answer.WhichOneof("result") == "error", answer

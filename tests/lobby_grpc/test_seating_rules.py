@@ -38,7 +38,9 @@ from .client import (
 )
 
 
-def seated(lobby: LobbyStub, table_id: str, seats: list[int], **entry: int) -> dict[int, Player]:
+def seated(
+    lobby: LobbyStub, table_id: str, seats: list[int], **entry: pb.Entry.ValueType
+) -> dict[int, Player]:
     """Players in ``seats`` (posting to come in, unless ``entry`` says otherwise)."""
     players = {}
     for s in seats:

@@ -11,7 +11,7 @@ from poker.lobby.v1 import lobby_pb2 as pb
 from poker.lobby.v1 import tournament_pb2 as tpb
 from tests.tournaments_grpc.client import lobby_process, players, request, started
 
-from .client import refused
+from .client import Auth, refused
 
 
 def test_B3_seating_rpcs_refuse_a_tournament_table() -> None:
@@ -22,7 +22,7 @@ def test_B3_seating_rpcs_refuse_a_tournament_table() -> None:
         table_id = tables[0].table_id
         seated = lobby.lobby.GetTable(pb.GetTableRequest(table_id=table_id))
         someone = next(p for p in field if p.player_id == seated.occupied[0].player_id)
-        who = {"player_id": someone.player_id, "token": someone.token, "table_id": table_id}
+        who: Auth = {"player_id": someone.player_id, "token": someone.token, "table_id": table_id}
         calls = [
             lambda: lobby.lobby.SitOut(pb.SitOutRequest(**who)),
             lambda: lobby.lobby.SitIn(pb.SitInRequest(**who)),

@@ -12,7 +12,6 @@ import secrets
 
 import pytest
 
-import poker_rules.deck as deck_module
 from poker_rules import (
     Action,
     Deck,
@@ -26,32 +25,18 @@ from poker_rules import (
 )
 from poker_rules.pots import Pot
 
-try:  # tests/rules as a package (with __init__.py) or as a plain directory
-    from .helpers import (
-        awards_by_player,
-        card,
-        cards,
-        check_or_call_down,
-        check_or_call_until,
-        events_of,
-        new_stud,
-        play,
-        pot_awards,
-        stud_order,
-    )
-except ImportError:
-    from helpers import (
-        awards_by_player,
-        card,
-        cards,
-        check_or_call_down,
-        check_or_call_until,
-        events_of,
-        new_stud,
-        play,
-        pot_awards,
-        stud_order,
-    )
+from .helpers import (
+    awards_by_player,
+    card,
+    cards,
+    check_or_call_down,
+    check_or_call_until,
+    events_of,
+    new_stud,
+    play,
+    pot_awards,
+    stud_order,
+)
 
 # ---------------------------------------------------------------- G1 decks
 
@@ -195,7 +180,8 @@ def test_default_shuffle_comes_from_the_os_csprng__G4(monkeypatch: pytest.Monkey
         calls.append(n)
         return real(n)
 
-    monkeypatch.setattr(deck_module.secrets, "token_bytes", spy)
+    # The ``secrets`` module the deck draws from (poker_rules.deck imports it).
+    monkeypatch.setattr("poker_rules.deck.secrets.token_bytes", spy)
     hand = StudHand(StudConfig(), [1000, 1000])
     assert calls, "the stud deck was not shuffled from secrets"
     stud_calls = len(calls)

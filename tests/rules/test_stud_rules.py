@@ -24,32 +24,18 @@ from poker_rules import (
 )
 from poker_rules.pots import Pot
 
-try:  # tests/rules as a package (with __init__.py) or as a plain directory
-    from .helpers import (
-        awards_by_player,
-        cards,
-        check_or_call_down,
-        check_or_call_until,
-        events_of,
-        menu,
-        new_stud,
-        play,
-        pot_awards,
-        stud_order,
-    )
-except ImportError:
-    from helpers import (
-        awards_by_player,
-        cards,
-        check_or_call_down,
-        check_or_call_until,
-        events_of,
-        menu,
-        new_stud,
-        play,
-        pot_awards,
-        stud_order,
-    )
+from .helpers import (
+    awards_by_player,
+    cards,
+    check_or_call_down,
+    check_or_call_until,
+    events_of,
+    menu,
+    new_stud,
+    play,
+    pot_awards,
+    stud_order,
+)
 
 THIRD, FOURTH, FIFTH, SIXTH, SEVENTH = range(5)
 

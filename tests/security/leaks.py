@@ -91,7 +91,7 @@ class HandTruth:
     """Where every card of one hand went (see the module docstring)."""
 
     hand_id: str
-    game: int
+    game: common.Game.ValueType
     seat_of: dict[str, int]  # player id -> seat, players dealt in
     order: list[int]  # seats in dealing order
     down: dict[int, list[str]]  # final down cards per seat
@@ -450,13 +450,15 @@ def attribution(event: pb.TableEvent, truth: HandTruth, seat: int) -> list[str]:
         elif d.hidden_count <= 0:
             problems.append(f"a down-card deal to seat {d.seat} with neither cards nor a count")
     elif kind == "draw_taken":
-        d = event.draw_taken
-        if (d.discarded or d.received) and (
-            d.seat != seat or not set(d.received) <= truth.seat_may_hold(d.seat)
+        drew = event.draw_taken
+        if (drew.discarded or drew.received) and (
+            drew.seat != seat or not set(drew.received) <= truth.seat_may_hold(drew.seat)
         ):
-            problems.append(f"the draw of seat {d.seat} shown to seat {seat}")
-        if d.count != len(d.discarded) and d.seat == seat:
-            problems.append(f"seat {d.seat} drew {d.count} but discarded {list(d.discarded)}")
+            problems.append(f"the draw of seat {drew.seat} shown to seat {seat}")
+        if drew.count != len(drew.discarded) and drew.seat == seat:
+            problems.append(
+                f"seat {drew.seat} drew {drew.count} but discarded {list(drew.discarded)}"
+            )
     elif kind == "showdown":
         for hand in event.showdown.hands:
             if hand.cards and sorted(hand.cards) != sorted(truth.final(hand.seat)):
@@ -466,7 +468,8 @@ def attribution(event: pb.TableEvent, truth: HandTruth, seat: int) -> list[str]:
     elif kind == "snapshot":
         for view in event.snapshot.seats:
             ups = list(view.upcards)
-            if ups != truth.up[view.seat][: len(ups)]:
+            # A seat not dealt in (seated, waiting: defect 13.8) must show no upcard.
+            if ups != truth.up.get(view.seat, [])[: len(ups)]:
                 problems.append(f"snapshot upcards of seat {view.seat}: {ups}")
             if view.own_cards and (
                 view.seat != seat or not set(view.own_cards) <= truth.seat_may_hold(view.seat)

@@ -118,7 +118,7 @@ class Room:
                 timeout=5,
             )
         except grpc.RpcError as error:
-            if error.code() != grpc.StatusCode.FAILED_PRECONDITION:  # type: ignore[attr-defined]
+            if error.code() != grpc.StatusCode.FAILED_PRECONDITION:
                 raise
 
     def state(self, player: Player, table_id: str) -> pb.Snapshot:
@@ -225,8 +225,8 @@ class Stream:
     async def wait_for(self, kind: str) -> pb.TableEvent:
         """The earliest event of ``kind`` (a TableEvent oneof name) not taken yet;
         events of other kinds stay for later ``wait_for`` calls."""
-        for k, event in enumerate(self._unclaimed):
-            if event.WhichOneof("event") == kind:
+        for k, waiting in enumerate(self._unclaimed):
+            if waiting.WhichOneof("event") == kind:
                 return self._unclaimed.pop(k)
         while True:
             event = await self.next_event()

@@ -10,6 +10,7 @@ the others, a session must start with a Join, and the bots play whole hands.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import grpc
 import pytest
@@ -93,7 +94,7 @@ def test_play_many_refuses_a_session_without_changing_the_others(room: Room) -> 
             stub = TableServiceStub(channel)
             requests: asyncio.Queue[pb.PlayManyRequest | None] = asyncio.Queue()
 
-            async def feed():  # type: ignore[no-untyped-def]
+            async def feed() -> AsyncIterator[pb.PlayManyRequest]:
                 while (item := await requests.get()) is not None:
                     yield item
 
@@ -115,6 +116,7 @@ def test_play_many_refuses_a_session_without_changing_the_others(room: Room) -> 
             ):
                 batch = await asyncio.wait_for(call.read(), WAIT_S)
                 assert batch is not aio.EOF
+                assert isinstance(batch, pb.PlayManyEvents), batch  # read() is typed object
                 for tagged in batch.events:
                     got.setdefault(tagged.session, []).append(tagged)
             requests.put_nowait(None)

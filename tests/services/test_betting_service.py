@@ -9,11 +9,12 @@ same cards, and the service's state must be the hand's betting state at every st
 from __future__ import annotations
 
 import queue
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 
 from poker.betting.v1 import betting_pb2 as pb
 from poker.betting.v1.betting_pb2_grpc import BettingStub
@@ -33,6 +34,7 @@ from poker_rules.betting import new_state, snapshot
 from poker_wire.betting import action_to_pb, state_from_pb
 from service_kit.errors import NotFoundError
 from services.betting.servicer import StateRefs
+from tests.typed_grpc import health_stub
 
 from .process import ServiceProcess
 from .test_service_plumbing import reflected_services, scrape
@@ -84,11 +86,11 @@ def upcards(hand: StudHand) -> list[pb.UpCards]:
     return [pb.UpCards(cards=[card_str(c) for c in board]) for board in hand.boards]
 
 
-def code_of(call: object) -> tuple[grpc.StatusCode, str]:
+def code_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
     with pytest.raises(grpc.RpcError) as caught:
-        call()  # type: ignore[operator]
+        call()
     error = caught.value
-    return error.code(), error.details()  # type: ignore[attr-defined]
+    return error.code(), error.details() or ""
 
 
 # ------------------------------------------------------------------ plumbing
@@ -96,7 +98,7 @@ def code_of(call: object) -> tuple[grpc.StatusCode, str]:
 
 def test_betting_is_healthy_and_listed_by_reflection(betting_process: ServiceProcess) -> None:
     with grpc.insecure_channel(betting_process.target) as channel:
-        health = health_pb2_grpc.HealthStub(channel)
+        health = health_stub(channel)
         for checked in ("", SERVICE):
             reply = health.Check(health_pb2.HealthCheckRequest(service=checked), timeout=5)
             assert reply.status == health_pb2.HealthCheckResponse.SERVING
@@ -189,6 +191,7 @@ def test_draw_no_limit_hand_with_draw_and_second_round__D5_D6_D7(betting: Bettin
     assert [p.amount for p in reply.pots] == [900]
     state = reply.state
     for _ in range(3):  # the dealer replaces the cards; the service passes the turn
+        assert hand.to_act is not None
         held = hand.hands[hand.to_act]
         state = act(betting, state, Action.discard(held[:2]), hand).state
     assert state.phase == pb.PHASE_BETTING and state.street == 1
@@ -340,7 +343,7 @@ def test_stale_version_is_failed_precondition(betting: BettingStub) -> None:
         pb.ApplyActionRequest(state=after, action=bring_in, seat=seat, version=0),
         pb.ApplyActionRequest(state=state, action=bring_in, seat=seat, version=1),
     ):
-        code, details = code_of(lambda r=request: betting.ApplyAction(r, timeout=5))
+        code, details = code_of(partial(betting.ApplyAction, request, timeout=5))
         assert code is grpc.StatusCode.FAILED_PRECONDITION and "stale version" in details
     code, _ = code_of(
         lambda: betting.ApplyTimeout(pb.ApplyTimeoutRequest(state=after, version=7), timeout=5)
@@ -415,7 +418,7 @@ def test_metrics_count_actions_by_kind_and_timeouts(
     samples = scrape(betting_process)
     assert samples[("betting_actions_total", (("game", "stud"), ("kind", "bring_in")))] >= 1
     assert samples[("betting_timeouts_total", (("game", "stud"), ("outcome", "bring_in")))] >= 1
-    assert samples[("betting_rounds_started_total", (("game", "stud"), ("street", "0")))] >= 1
+    assert samples[("betting_rounds_started_total", (("game", "stud"), ("street", "third")))] >= 1
     handled = (
         ("grpc_code", "OK"),
         ("grpc_method", "ApplyAction"),
@@ -672,10 +675,10 @@ def test_state_refs_are_per_stream_and_a_refusal_keeps_them(
     assert elsewhere.error.code == grpc.StatusCode.NOT_FOUND.value[0]
     one.close()
     other.close()
-    after = scrape(betting_process)
+    counted = scrape(betting_process)
     for result, more in (("found", 2), ("unknown", 2)):
         key = ("betting_state_refs_total", (("result", result),))
-        assert after[key] - before.get(key, 0) == more
+        assert counted[key] - before.get(key, 0) == more
 
 
 def test_state_ref_misuse_is_invalid_argument(betting: BettingStub) -> None:

@@ -321,7 +321,7 @@ def test_dealer_draw_burns_first_when_asked__D6(dealer: AuditingDealer) -> None:
 LONG = "x" * 65
 MALFORMED: list[tuple[str, str, Any]] = [
     ("missing game", "OpenDeck", pb.OpenDeckRequest(players=2)),
-    ("unknown game", "OpenDeck", pb.OpenDeckRequest(game=99, players=2)),
+    ("unknown game", "OpenDeck", pb.OpenDeckRequest(game=common.Game.ValueType(99), players=2)),
     ("negative players", "OpenDeck", pb.OpenDeckRequest(game=common.GAME_STUD, players=-1)),
     ("nine stud players", "OpenDeck", pb.OpenDeckRequest(game=common.GAME_STUD, players=9)),
     ("six draw players", "OpenDeck", pb.OpenDeckRequest(game=common.GAME_DRAW_7A, players=6)),
@@ -348,7 +348,9 @@ MALFORMED: list[tuple[str, str, Any]] = [
     (
         "unknown river procedure",
         "DealRiver",
-        pb.DealRiverRequest(deck_id="{deck}", players=2, procedure=42),
+        pb.DealRiverRequest(
+            deck_id="{deck}", players=2, procedure=common.RiverShortage.ValueType(42)
+        ),
     ),
     ("not a card", "Draw", pb.DrawRequest(deck_id="{deck}", discards=["Zz"])),
     ("oversized card", "Draw", pb.DrawRequest(deck_id="{deck}", discards=["A" * 5000])),
@@ -421,4 +423,4 @@ def test_dealer_session_batches_answer_like_the_unary_calls__S4_G4(
 
     with pytest.raises(grpc.RpcError) as error:
         list(dealer.stub.Session(iter([pb.SessionBatch()]), timeout=5))
-    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT

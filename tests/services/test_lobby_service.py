@@ -507,14 +507,14 @@ def test_session_batches_answer_like_the_unary_calls__B6(lobby: LobbyStub) -> No
     )
     with pytest.raises(grpc.RpcError) as unary:
         lobby.FinishHand(bad, timeout=5)
-    assert (unary.value.code().value[0], unary.value.details()) == (  # type: ignore[attr-defined]
+    assert (unary.value.code().value[0], unary.value.details()) == (
         streamed.replies[0].error.code,
         streamed.replies[0].error.message,
     )
 
     with pytest.raises(grpc.RpcError) as error:
         list(lobby.Session(iter([pb.SessionBatch()]), timeout=5))
-    assert error.value.code() == INVALID  # type: ignore[attr-defined]
+    assert error.value.code() == INVALID
 
 
 # ---------------------------------------------------------------- hands: draw (B1, B2)

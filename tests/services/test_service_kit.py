@@ -125,8 +125,9 @@ async def _with_server(test: Any) -> None:
 
 
 async def _call(channel: grpc.aio.Channel, payload: bytes, timeout: float | None = None) -> bytes:
-    call = channel.unary_unary(METHOD)
-    reply: bytes = await call(payload, timeout=timeout)
+    # No (de)serializers: raw bytes each way.
+    call: grpc.aio.UnaryUnaryMultiCallable[bytes, bytes] = channel.unary_unary(METHOD)
+    reply = await call(payload, timeout=timeout)
     return reply
 
 

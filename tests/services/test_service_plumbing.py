@@ -8,13 +8,14 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from grpc_health.v1 import health_pb2
+from grpc_reflection.v1alpha import reflection_pb2
 from prometheus_client.parser import text_string_to_metric_families
 
 from poker.common.v1 import common_pb2 as common
 from poker.dealer.v1 import dealer_pb2, dealer_pb2_grpc
 from poker.showdown.v1 import showdown_pb2, showdown_pb2_grpc
+from tests.typed_grpc import health_stub, reflection_stub
 
 from .process import ServiceProcess
 
@@ -39,7 +40,7 @@ def processes() -> Iterator[dict[str, ServiceProcess]]:
 
 def reflected_services(target: str) -> list[str]:
     with grpc.insecure_channel(target) as channel:
-        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+        stub = reflection_stub(channel)
         request = reflection_pb2.ServerReflectionRequest(list_services="")
         replies = stub.ServerReflectionInfo(iter([request]), timeout=5)
         return [s.name for reply in replies for s in reply.list_services_response.service]
@@ -63,7 +64,7 @@ def test_services_are_healthy_and_listed_by_reflection(
     for name, service in SERVICES.items():
         target = processes[name].target
         with grpc.insecure_channel(target) as channel:
-            health = health_pb2_grpc.HealthStub(channel)
+            health = health_stub(channel)
             for checked in ("", service):
                 reply = health.Check(health_pb2.HealthCheckRequest(service=checked), timeout=5)
                 assert reply.status == health_pb2.HealthCheckResponse.SERVING, (name, checked)
@@ -164,12 +165,12 @@ def test_sigterm_goes_not_serving_then_exits_cleanly(event_loop: str) -> None:
     """On either event loop (EVENT_LOOP; uvloop is the default)."""
     with ServiceProcess("dealer", {"SHUTDOWN_DRAIN_S": "1", "EVENT_LOOP": event_loop}) as process:
         with grpc.insecure_channel(process.target) as channel:
-            health = health_pb2_grpc.HealthStub(channel)
+            health = health_stub(channel)
             request = health_pb2.HealthCheckRequest(service=SERVICES["dealer"])
             assert health.Check(request, timeout=5).status == health_pb2.HealthCheckResponse.SERVING
             process.proc.terminate()  # SIGTERM
             deadline = time.monotonic() + 5
-            status = health_pb2.HealthCheckResponse.SERVING
+            status: int = health_pb2.HealthCheckResponse.SERVING
             while status == health_pb2.HealthCheckResponse.SERVING:
                 assert time.monotonic() < deadline, process.log
                 status = health.Check(request, timeout=5).status

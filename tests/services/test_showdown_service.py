@@ -193,14 +193,18 @@ def test_showdown_community_card_counts_for_everyone__S11(showdown: ShowdownStub
 
 MALFORMED: list[tuple[str, Any]] = [
     ("missing config", pb.SettleRequest(hands=[seat(1, "As Ks Qs Js Ts 2c 3d")])),
-    ("unknown game", pb.SettleRequest(config=common.GameConfig(game=77))),
+    ("unknown game", pb.SettleRequest(config=common.GameConfig(game=common.Game.ValueType(77)))),
     (
         "bad stakes",
         pb.SettleRequest(config=common.GameConfig(game=common.GAME_STUD, bring_in=500)),
     ),
     (
         "unknown structure",
-        pb.SettleRequest(config=common.GameConfig(game=common.GAME_DRAW_7A, structure=9)),
+        pb.SettleRequest(
+            config=common.GameConfig(
+                game=common.GAME_DRAW_7A, structure=common.Structure.ValueType(9)
+            )
+        ),
     ),
     (
         "pot limit stud",
@@ -343,8 +347,8 @@ def test_showdown_session_batches_answer_like_the_unary_calls__H5_D8(
         with pytest.raises(grpc.RpcError) as unary:
             showdown.Settle(request_, timeout=5)
         assert (reply.error.code, reply.error.message) == (
-            unary.value.code().value[0],  # type: ignore[attr-defined]
-            unary.value.details(),  # type: ignore[attr-defined]
+            unary.value.code().value[0],
+            unary.value.details(),
         )
         assert reply.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
     assert first.replies[-1].error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
@@ -353,4 +357,4 @@ def test_showdown_session_batches_answer_like_the_unary_calls__H5_D8(
 
     with pytest.raises(grpc.RpcError) as error:
         list(showdown.Session(iter([pb.SessionBatch()]), timeout=5))
-    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
