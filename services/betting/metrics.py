@@ -21,6 +21,24 @@ HANDS_UNCONTESTED = Counter(
     "betting_hands_uncontested", "Hands won without a showdown (G6), by game.", ("game",)
 )
 SESSION_CALLS, SESSION_BATCH_CALLS = session_metrics("betting", "SessionBatches")
+# The rounds' names at the table (StreetStarted.name): stud streets 0..4 are third
+# to seventh street, the draw's rounds 0 and 1 are before and after the draw.
+_STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+_STREET_NAMES = {
+    Game.STUD: _STUD_STREETS,
+    Game.STUD_HILO: _STUD_STREETS,
+    Game.DRAW_7A: ("pre_draw", "post_draw"),
+}
+
+
+def street_label(game: Game, street: int) -> str:
+    """The ``street`` label of ``betting_rounds_started_total``: the round's name,
+    since the number (0-4, meaning different streets in stud and the draw) is not
+    what people read on a dashboard."""
+    names = _STREET_NAMES[game]
+    return names[street] if 0 <= street < len(names) else str(street)
+
+
 STATE_REFS_USED = Counter(
     "betting_state_refs",
     "state_refs received on SessionBatches streams: found (the state was not sent "

@@ -39,6 +39,7 @@ from .metrics import (
     SESSION_CALLS,
     STATE_REFS_USED,
     TIMEOUTS,
+    street_label,
 )
 
 ERROR_CODES: dict[type[BaseException], grpc.StatusCode] = {
@@ -210,7 +211,7 @@ class BettingServicer(pb_grpc.BettingServicer):
             HANDS_UNCONTESTED.labels(game).inc()
         reply = outcome_to_pb(outcome, seats)
         if started is not None:
-            ROUNDS_STARTED.labels(game, str(street)).inc()
+            ROUNDS_STARTED.labels(game, street_label(state.game, street)).inc()
             opened = outcome_to_pb(started, seats)
             reply.state.CopyFrom(opened.state)
             reply.betting_closed = opened.betting_closed
@@ -242,7 +243,7 @@ class BettingServicer(pb_grpc.BettingServicer):
         street, upcards = _round_request(request)
         posts, big_blind = _forced_bets(request, seats)
         outcome = betting.start_round(state, street, upcards, posts, big_blind)
-        ROUNDS_STARTED.labels(state.game.value, str(street)).inc()
+        ROUNDS_STARTED.labels(state.game.value, street_label(state.game, street)).inc()
         return _named(outcome_to_pb(outcome, seats), outcome.state, seats, refs)
 
     async def Session(

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +44,7 @@ from poker.showdown.v1 import showdown_pb2_grpc
 from service_kit.batches import drain
 from service_kit.deadlines import default_deadline
 
-from .metrics import DOWNSTREAM_CALLS, DOWNSTREAM_FAILURES
+from .metrics import DOWNSTREAM_CALLS, DOWNSTREAM_FAILURES, DOWNSTREAM_SECONDS
 
 
 @dataclass(frozen=True)
@@ -237,6 +238,7 @@ class Downstream:
             )
         self.calls = 0
         self._counters: dict[tuple[str, str], Any] = {}
+        self._timers: dict[str, Any] = {}
 
     def _count(self, service: str, method: str, transport: str) -> None:
         counter = self._counters.get((service, method))
@@ -254,6 +256,7 @@ class Downstream:
         if session is not None and method not in session.fields:
             session = None
         self._count(service, method, "unary" if session is None else "stream")
+        started = time.perf_counter()
         try:
             if session is not None:
                 return await session.call(method, request)
@@ -264,6 +267,11 @@ class Downstream:
         except DownstreamError as error:
             DOWNSTREAM_FAILURES.labels(service, method, error.code().name).inc()
             raise
+        finally:
+            timer = self._timers.get(service)
+            if timer is None:  # the child looked up once (``labels`` takes a lock)
+                timer = self._timers[service] = DOWNSTREAM_SECONDS.labels(service)
+            timer.observe(time.perf_counter() - started)
 
     async def close(self) -> None:
         for stream in self.streams.values():

@@ -144,6 +144,7 @@ class Many:
         try:
             check_count(join.delivery, "join.delivery", 0, max(pb.Delivery.values()))
             runtime = await self.opener(join)
+            seating = await runtime.seating()
         except Exception as error:
             status = status_of(error, {})
             if status is None:
@@ -154,7 +155,9 @@ class Many:
         if session.over:
             return
         session.runtime = runtime
-        session.sub = runtime.join(join.player_id, join.delivery, self._sink(session.number))
+        session.sub = runtime.join(
+            join.player_id, join.delivery, self._sink(session.number), seating
+        )
         CONNECTED.labels("player").inc()
         waiting, session.waiting = session.waiting, []
         for message in waiting:

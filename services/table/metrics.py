@@ -7,6 +7,7 @@ import time
 from prometheus_client import Counter, Gauge, Histogram
 
 from poker_rules.config import Game
+from poker_wire.enums import TIMEOUT_POLICIES
 
 HANDS_STARTED = Counter("table_hands_started", "Hands started, by game.", ("game",))
 HANDS_FINISHED = Counter(
@@ -42,6 +43,14 @@ DOWNSTREAM_CALLS = Counter(
     "Calls to other services, by service, method and transport (unary RPC or a "
     "betting Session stream message).",
     ("service", "method", "transport"),
+)
+DOWNSTREAM_SECONDS = Histogram(
+    "table_downstream_call_seconds",
+    "The table's calls to other services, by service, from the call to its answer "
+    "or error, unary or on a call stream: what the hands wait on "
+    "(grpc_server_handling_seconds cannot time a call on a stream).",
+    ("service",),
+    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 2.5),
 )
 DOWNSTREAM_FAILURES = Counter(
     "table_downstream_failures",
@@ -81,6 +90,16 @@ def hand_ended(table_id: str) -> None:
     _hands_started.pop(table_id, None)
     LAST_HAND_FINISHED.set(time.time())
     _set_in_progress()
+
+
+def timeout_policy_label(policy: int) -> str:
+    """The ``policy`` label of ``table_timeouts_total``: the S10 policy the clock
+    applied, by name (``all_in_protection``, ``check_or_fold``).  A table created
+    without one has the proto's UNSPECIFIED, which means the rule book's default,
+    ALL_IN_PROTECTION, and that is what betting applies (``TIMEOUT_POLICIES``);
+    naming the enum value instead showed "unspecified" for most tables."""
+    chosen = TIMEOUT_POLICIES.get(policy)
+    return chosen.value if chosen is not None else "unknown"
 
 
 def _set_in_progress() -> None:

@@ -469,8 +469,15 @@ class TableRuntime:
             )
         )
 
-    def join(self, player_id: str | None, delivery: int, sink: Sink | None = None) -> Subscriber:
-        """A new stream; a player's replaces their older one (reconnect)."""
+    def join(
+        self,
+        player_id: str | None,
+        delivery: int,
+        sink: Sink | None = None,
+        seating: Sequence[lpb.SeatInfo] = (),
+    ) -> Subscriber:
+        """A new stream; a player's replaces their older one (reconnect).  Its
+        Snapshot shows ``seating`` (``seating()``) for the seats not in a hand."""
         sub = Subscriber(player_id, delivery, sink)
         if player_id is None:
             self.spectators.add(sub)
@@ -483,7 +490,9 @@ class TableRuntime:
         if hand is not None:
             sub.hand_id = hand.hand_id
             sub.viewer = f.Viewer(hand.seat_of(player_id) if player_id else f.SPECTATOR)
-        sub.direct(pb.TableEvent(table_id=self.table_id, snapshot=self.snapshot(player_id)))
+        sub.direct(
+            pb.TableEvent(table_id=self.table_id, snapshot=self.snapshot(player_id, seating))
+        )
         return sub
 
     def leave(self, sub: Subscriber) -> None:
@@ -514,20 +523,42 @@ class TableRuntime:
 
     # ------------------------------------------------------------ state and history
 
-    def snapshot(self, player_id: str | None) -> pb.Snapshot:
-        """Everything ``player_id`` (None: a spectator) may know about the table now."""
+    async def seating(self) -> tuple[lpb.SeatInfo, ...]:
+        """Who sits where now, from the lobby (``GetTable``), for a snapshot.
+
+        Why ask: the seats of a hand are only those dealt in, so a player who sat
+        down and waits for their first hand (B2), or anyone between hands, would
+        otherwise see no seat at all, not even their own.  The table's copy of the
+        lobby's table (``info``, refreshed by discovery) may predate a SitDown of a
+        moment ago; it is only the fallback when the lobby does not answer, so a
+        Join or GetState never fails for want of it.  Every field shown (seat,
+        player, name, stack) is public: the lobby's GetTable shows it to anyone."""
+        try:
+            table: lpb.Table = await self.ds.call(
+                "lobby", "GetTable", lpb.GetTableRequest(table_id=self.table_id)
+            )
+        except DownstreamError as error:
+            self.log.warning("seating not read from the lobby", code=error.code().name)
+            return tuple(self.info.occupied)
+        return tuple(table.occupied)
+
+    def snapshot(self, player_id: str | None, seating: Sequence[lpb.SeatInfo] = ()) -> pb.Snapshot:
+        """Everything ``player_id`` (None: a spectator) may know about the table now.
+
+        ``seating`` (``seating()``: the lobby's seats) adds the seats not dealt
+        into the hand in progress, or every seat between hands, with their stacks
+        and no cards; a seated player's ``your_seat`` is their seat even when they
+        are not in the hand (their view of the hand stays a spectator's)."""
         snap = pb.Snapshot(table_id=self.table_id, config=self.info.config)
+        own = next((s.seat for s in seating if player_id and s.player_id == player_id), 0)
         hand = self.hand
         if hand is None:
-            if self.last_finished is not None:
-                snap.seats.extend(
-                    pb.SeatView(seat=s.seat, player_id=s.player_id, stack=s.stack)
-                    for s in self.last_finished.seats
-                )
+            self._seats_between_hands(snap, seating)
+            snap.your_seat = own
             return snap
         seat = hand.seat_of(player_id) if player_id else 0
         snap.hand_id = hand.hand_id
-        snap.your_seat = seat
+        snap.your_seat = seat or own
         snap.street = hand.street
         snap.button_seat = hand.button_seat
         snap.button_dead = hand.button_dead
@@ -557,6 +588,11 @@ class TableRuntime:
             if s in draws:
                 view.draw_count = draws[s]
             snap.seats.append(view)
+        waiting = [s for s in seating if s.seat not in hand.seats]
+        if waiting:  # seated, not dealt in: no cards, the lobby's stack
+            views = [*snap.seats, *(_waiting_view(s) for s in waiting)]
+            del snap.seats[:]
+            snap.seats.extend(sorted(views, key=lambda v: v.seat))
         turn = hand.turn
         if turn is not None:
             snap.to_act_seat = turn.seat
@@ -569,6 +605,28 @@ class TableRuntime:
                     )
                 )
         return snap
+
+    def _seats_between_hands(self, snap: pb.Snapshot, seating: Sequence[lpb.SeatInfo]) -> None:
+        """No hand in progress: the lobby's seats, or, without them, the last hand's
+        final seats.  While the last hand's report is not taken yet the lobby still
+        has the stacks from before it, so its players show their final stacks."""
+        last = self.last_finished
+        if not seating:
+            if last is not None:
+                snap.seats.extend(
+                    pb.SeatView(seat=s.seat, player_id=s.player_id, stack=s.stack)
+                    for s in last.seats
+                )
+            return
+        final = (
+            {s.player_id: s.stack for s in last.seats}
+            if last is not None and self.unreported is not None
+            else {}
+        )
+        for s in sorted(seating, key=lambda s: s.seat):
+            view = _waiting_view(s)
+            view.stack = final.get(s.player_id, s.stack)
+            snap.seats.append(view)
 
     def histories(self, player_id: str | None, hand_id: str, limit: int) -> list[pb.HandHistory]:
         """Finished hands as ``player_id`` may see them (S12: a participant sees the
@@ -631,6 +689,11 @@ class TableRuntime:
 
     def set_preset(self, order: Sequence[str]) -> None:
         self.preset_order = list(order)
+
+
+def _waiting_view(s: lpb.SeatInfo) -> pb.SeatView:
+    """A seat not in the hand (or between hands): who, and the lobby's stack."""
+    return pb.SeatView(seat=s.seat, player_id=s.player_id, name=s.name, stack=s.stack)
 
 
 def _draw_counts(facts: Sequence[f.Fact]) -> dict[int, int]:

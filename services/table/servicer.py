@@ -187,7 +187,7 @@ class TableServicer(pb_grpc.TableServiceServicer):
         check_count(join.delivery, "join.delivery", 0, max(pb.Delivery.values()))
         runtime = await self.manager.get(join.table_id)
         await self._authenticate(join.player_id, join.token, join.table_id)
-        sub = runtime.join(join.player_id, join.delivery)
+        sub = runtime.join(join.player_id, join.delivery, seating=await runtime.seating())
         CONNECTED.labels("player").inc()
         reader = asyncio.create_task(self._read(runtime, sub, request_iterator))
         try:
@@ -240,7 +240,7 @@ class TableServicer(pb_grpc.TableServiceServicer):
 
     async def Watch(self, request: pb.WatchRequest, context: Any) -> AsyncIterator[pb.TableEvent]:
         runtime = await self.manager.get(request.table_id)
-        sub = runtime.join(None, pb.DELIVERY_EVERY_EVENT)
+        sub = runtime.join(None, pb.DELIVERY_EVERY_EVENT, seating=await runtime.seating())
         CONNECTED.labels("spectator").inc()
         try:
             async for event in _drain(sub):
@@ -254,7 +254,7 @@ class TableServicer(pb_grpc.TableServiceServicer):
     async def GetState(self, request: pb.GetStateRequest, context: Any) -> pb.Snapshot:
         runtime = await self.manager.get(request.table_id)
         await self._authenticate(request.player_id, request.token, request.table_id)
-        return runtime.snapshot(request.player_id)
+        return runtime.snapshot(request.player_id, await runtime.seating())
 
     async def ListTables(
         self, request: pb.ListTablesRequest, context: Any

@@ -21,8 +21,8 @@ import grpc
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2_grpc
-from poker_bots import make_bot, play
-from poker_bots.sdk import LegalActions, TableView
+from poker_bots import TableView, make_bot, play
+from poker_bots.sdk import LegalActions
 from services.room import Room, TableSpec
 from services.stack import Stack
 

@@ -2,11 +2,19 @@
 ``prometheus`` scraping the five services every second with the rules loaded, and
 every dashboard expression, every recording rule and every alert's operands (see
 promql.py: the expression split at its threshold) returning at least one series
-through ``/api/v1/query``."""
+through ``/api/v1/query``.
+
+Series are not enough: an overview panel can return a series that shows the room
+idle while it plays (0 calls/s for the services whose calls ride the batched
+streams, a NaN error ratio) or label values nobody reads.  So under load the
+overview's calls/s must be above 0 for every service, no overview expression may
+return NaN, the timeout policy must be named (not "unspecified") and the betting
+rounds' streets must be named (not 0-4)."""
 
 from __future__ import annotations
 
 import json
+import math
 import socket
 import subprocess
 import time
@@ -19,11 +27,24 @@ from typing import Any
 import yaml
 
 from .live import playing_room
-from .promql import LOCAL_CONFIG, RULES, alerts, binary, dashboard_exprs, operands, rules
+from .promql import (
+    LOCAL_CONFIG,
+    RULES,
+    PanelExpr,
+    alerts,
+    binary,
+    dashboard_exprs,
+    operands,
+    rules,
+)
 
 SERVICES = ("dealer", "betting", "showdown", "lobby", "table")
 READY_S = 20.0
 SERIES_S = 40.0  # scrapes and rule evaluations until every expression has series
+OVERVIEW = "cardroom-overview.json"
+CALLS_PANEL = "Calls / s by service"  # the start of the overview panel's title
+POLICIES = {"all_in_protection", "check_or_fold"}  # S10, as poker_rules names them
+STREETS = {"third", "fourth", "fifth", "sixth", "seventh", "pre_draw", "post_draw"}
 
 
 def _free_port() -> int:
@@ -50,10 +71,40 @@ def _get(url: str) -> Any:
         return json.loads(reply.read())
 
 
-def _series(base: str, expr: str) -> int:
+def _results(base: str, expr: str) -> list[tuple[dict[str, str], float]]:
+    """Each series ``expr`` returns now: its labels and value."""
     reply = _get(f"{base}/api/v1/query?" + urllib.parse.urlencode({"query": expr}))
     assert reply["status"] == "success", (expr, reply)
-    return len(reply["data"]["result"])
+    return [(r["metric"], float(r["value"][1])) for r in reply["data"]["result"]]
+
+
+def _series(base: str, expr: str) -> int:
+    return len(_results(base, expr))
+
+
+def _overview() -> list[PanelExpr]:
+    return [e for e in dashboard_exprs() if e.dashboard == OVERVIEW]
+
+
+def _overview_problems(base: str) -> list[str]:
+    """What the overview shows wrong while the room plays (the module docstring)."""
+    problems = []
+    (calls,) = [e for e in _overview() if e.panel.startswith(CALLS_PANEL)]
+    rates = {labels.get("job"): value for labels, value in _results(base, calls.expr)}
+    for job in SERVICES:
+        if not rates.get(job, 0.0) > 0:
+            problems.append(f"{calls}: {job} shows {rates.get(job)} calls/s under load")
+    for e in _overview():
+        nan = [labels for labels, value in _results(base, e.expr) if math.isnan(value)]
+        if nan:
+            problems.append(f"{e}: NaN for {nan}")
+    policies = {labels["policy"] for labels, _ in _results(base, "table_timeouts_total")}
+    if not policies or not policies <= POLICIES:
+        problems.append(f"table_timeouts_total policies {policies}, not within {POLICIES}")
+    streets = {labels["street"] for labels, _ in _results(base, "betting_rounds_started_total")}
+    if not streets or not streets <= STREETS:
+        problems.append(f"betting_rounds_started_total streets {streets}, not within {STREETS}")
+    return problems
 
 
 def _wait_ready(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
@@ -111,10 +162,12 @@ def test_prometheus_scrapes_the_room_and_every_expression_has_series(tmp_path: P
             _wait_ready(base, process, log)
             deadline = time.monotonic() + SERIES_S
             missing = dict(queries)
-            while missing and time.monotonic() < deadline:
+            wrong = ["not checked yet"]
+            while (missing or wrong) and time.monotonic() < deadline:
                 assert process.poll() is None, f"prometheus exited: {log.read_text()[-3000:]}"
                 missing = {q: w for q, w in missing.items() if _series(base, q) == 0}
-                if missing:
+                wrong = _overview_problems(base)
+                if missing or wrong:
                     time.sleep(1)
             up = _get(f"{base}/api/v1/query?query=up")["data"]["result"]
         finally:
@@ -127,3 +180,5 @@ def test_prometheus_scrapes_the_room_and_every_expression_has_series(tmp_path: P
     assert {r["metric"]["job"]: r["value"][1] for r in up} == dict.fromkeys(SERVICES, "1")
     listing = "\n".join(f"  {w}: {q}" for q, w in missing.items())
     assert not missing, f"no series after {SERIES_S:.0f} s for:\n{listing}"
+    problems = "\n  ".join(wrong)
+    assert not wrong, f"the overview under load, after {SERIES_S:.0f} s:\n  {problems}"

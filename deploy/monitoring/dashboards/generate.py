@@ -23,6 +23,10 @@ CLIENT_OK = (
     "ALREADY_EXISTS|OUT_OF_RANGE|UNAUTHENTICATED"
 )
 SERVICES = ("dealer", "betting", "showdown", "lobby", "table")
+# Services whose calls ride batched call streams (betting SessionBatches, the others
+# Session): grpc_server_handled_total counts such a stream once, when it ends, so
+# their calls are counted in <service>_session_calls_total{method,code}.
+STREAM_CALLS = ("dealer", "betting", "showdown", "lobby")
 
 Target = tuple[str, str]  # (expr, legend)
 
@@ -108,8 +112,38 @@ def error_ratio(job: str, by: str) -> str:
     )
 
 
+def session_error_ratio(job: str) -> str:
+    """The error ratio by method of the calls on ``job``'s call streams."""
+    calls = f'{job}_session_calls_total{{job="{job}"}}'
+    errors = f'{job}_session_calls_total{{job="{job}",code!~"{CLIENT_OK}"}}'
+    return (
+        f"(sum by (method) (rate({errors}[{RATE}])) or sum by (method) (rate({calls}[{RATE}])) * 0)"
+        f" / sum by (method) (rate({calls}[{RATE}]))"
+    )
+
+
 def grpc_panels(job: str) -> list[dict[str, Any]]:
     sel = f'job="{job}"'
+    streams = job in STREAM_CALLS
+    session_calls: list[Target] = (
+        [
+            (
+                f"sum by (method) (rate({job}_session_calls_total{{{sel}}}[{RATE}]))",
+                "{{method}} (on the call stream)",
+            )
+        ]
+        if streams
+        else []
+    )
+    session_errors: list[Target] = (
+        [(session_error_ratio(job), "{{method}} (on the call stream)")] if streams else []
+    )
+    on_streams = (
+        " The calls on the batched call streams are counted one by one (a stream RPC is "
+        "counted once, when it ends)."
+        if streams
+        else ""
+    )
     return [
         panel(
             "gRPC calls / s by method",
@@ -117,9 +151,11 @@ def grpc_panels(job: str) -> list[dict[str, Any]]:
                 (
                     f"sum by (grpc_method) (rate(grpc_server_handled_total{{{sel}}}[{RATE}]))",
                     "{{grpc_method}}",
-                )
+                ),
+                *session_calls,
             ],
             unit="reqps",
+            description=on_streams.strip(),
         ),
         panel(
             "gRPC responses / s by status",
@@ -133,10 +169,10 @@ def grpc_panels(job: str) -> list[dict[str, Any]]:
         ),
         panel(
             "gRPC server-side error ratio by method",
-            [(error_ratio(job, "grpc_method"), "{{grpc_method}}")],
+            [(error_ratio(job, "grpc_method"), "{{grpc_method}}"), *session_errors],
             unit="percentunit",
             description="Client errors (INVALID_ARGUMENT, FAILED_PRECONDITION, NOT_FOUND, "
-            "PERMISSION_DENIED, ...) and CANCELLED excluded, as in the alert.",
+            "PERMISSION_DENIED, ...) and CANCELLED excluded, as in the alert." + on_streams,
         ),
         panel(
             "gRPC p99 latency by method (unary)",
@@ -211,19 +247,38 @@ def overview() -> dict[str, Any]:
                 unit="s",
             ),
             panel(
-                "gRPC server-side error ratio by service",
-                [("job:grpc_server_errors:ratio_rate5m", "{{job}}")],
+                "Server-side error ratio by service (unary and stream calls)",
+                [("job:cardroom_call_errors:ratio_rate5m", "{{job}}")],
                 unit="percentunit",
+                description="Of the calls in 'Calls / s by service', those that ended in a "
+                "server-side status (client errors and CANCELLED excluded), as the "
+                "CardroomGrpcErrorRate alert counts them.",
             ),
             panel(
-                "gRPC calls / s by service",
-                [("job:grpc_server_handled:rate5m", "{{job}}")],
+                "Calls / s by service (unary and stream calls)",
+                [("job:cardroom_calls:rate5m", "{{job}}")],
                 unit="reqps",
+                description="Unary RPCs, the calls on the batched call streams (betting, "
+                "dealer, showdown and the lobby's hand calls: *_session_calls_total) and "
+                "the players' messages on the table's Play and PlayMany streams.",
             ),
             panel(
-                "gRPC p99 latency, slowest unary method per service",
-                [("max by (job) (job_method:grpc_server_handling_seconds:p99_rate5m)", "{{job}}")],
+                "p99 latency by service: the table's calls, and the slowest unary method",
+                [
+                    (
+                        quantile(0.99, "table_downstream_call_seconds", "service"),
+                        "{{service}}: the table's calls (unary and stream)",
+                    ),
+                    (
+                        "max by (job) (job_method:grpc_server_handling_seconds:p99_rate5m)",
+                        "{{job}}: slowest unary method",
+                    ),
+                ],
                 unit="s",
+                description="Betting, dealer and showdown take their calls on streams, "
+                "which grpc_server_handling_seconds cannot time (a stream lasts as long "
+                "as the table runs): the table times every call it makes, as the hands "
+                "wait on it.",
             ),
             panel(
                 "Timeouts / min by game and policy (S10)",
