@@ -7,10 +7,14 @@
     poker watch TABLE [--hands N]              every public event, one line each
     poker play TABLE                           play your seat from the terminal
     poker bot TABLE --kind random|station|strength [--hands N] [--seed N]
+    poker history TABLE [HAND] [--limit N]     the table's last hands; one hand in full
+    poker balance                              your balance and the seats your chips are in
 
-Credentials: --player/--token, or POKER_PLAYER_ID/POKER_TOKEN.  Addresses: --lobby
-(default 127.0.0.1:50054) and --table (default 127.0.0.1:50055), or POKER_LOBBY /
-POKER_TABLE.  Every call but the streams has a deadline (--timeout, seconds).
+Credentials: --player/--token, or POKER_PLAYER_ID/POKER_TOKEN.  Any value may begin
+with ``-`` (``--token -abc`` is read as the token, not as an option).  Addresses:
+--lobby (default 127.0.0.1:50054) and --table (default 127.0.0.1:50055), or
+POKER_LOBBY / POKER_TABLE.  Every call but the streams has a deadline (--timeout,
+seconds).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import asyncio
 import logging
 import os
+import shlex
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
@@ -33,8 +38,14 @@ from poker_bots.bots import BOT_KINDS, make_bot
 from poker_bots.sdk import play
 from poker_bots.view import TableView
 
-from .format import format_event, lobby_table_line, money, table_summary_line
-from .play import HumanBot
+from .format import (
+    EventPrinter,
+    lobby_table_line,
+    money,
+    seat_name,
+    table_summary_line,
+)
+from .play import KEYS, HumanBot
 
 DEFAULT_LOBBY = "127.0.0.1:50054"  # services/ports.py: lobby 50054
 DEFAULT_TABLE = "127.0.0.1:50055"  # services/ports.py: table 50055
@@ -63,6 +74,11 @@ ENTRIES: dict[str, lobby_pb2.Entry.ValueType] = {  # SitDown's B2 choice (draw t
 
 class UsageError(Exception):
     """A missing or inconsistent option: printed, exit status 2."""
+
+
+class RefusedError(Exception):
+    """The command cannot do what was asked (e.g. play where you have no seat):
+    printed, exit status 1."""
 
 
 def _common() -> argparse.ArgumentParser:
@@ -150,7 +166,72 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=None, help="stop after N hands")
     p.add_argument("--seed", type=int, default=None, help="random bot seed")
     p.add_argument("--quiet", action="store_true", help="print only the final summary")
+
+    p = sub.add_parser(
+        "history",
+        parents=[common],
+        help="a table's last hands, or one hand in full",
+        description="Without HAND: one line per recent hand (who played, who won). "
+        "With HAND: the hand event by event.  With --player/--token (or the "
+        "environment) you see what a participant may: your cards, and the called "
+        "hands that were mucked (S12).",
+    )
+    p.add_argument("table_id", metavar="TABLE")
+    p.add_argument("hand_id", metavar="HAND", nargs="?", default="")
+    p.add_argument("--limit", type=int, default=10, help="hands listed (1..100)")
+    p.add_argument("--phh", action="store_true", help="print HAND as a PHH hand history")
+
+    sub.add_parser("balance", parents=[common], help="your balance and the seats your chips are in")
     return parser
+
+
+def value_options(parser: argparse.ArgumentParser) -> set[str]:
+    """The option strings of ``parser`` that take exactly one value (``--token X``)."""
+    return {
+        option
+        for action in parser._actions
+        if action.nargs is None and action.option_strings
+        for option in action.option_strings
+    }
+
+
+def glue_values(argv: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:
+    """``argv`` with every ``--option VALUE`` written ``--option=VALUE``.
+
+    argparse reads a value that begins with ``-`` (``--token -abc``: about one
+    ``token_urlsafe`` token in 64) as the next option and fails.  Glued to its option
+    the value is taken whatever it looks like.  This is done for every option that
+    takes a value (a token, an id, an amount, an address), including unambiguous
+    abbreviations (``--tok``), in the subcommand's own options; after ``--``
+    nothing is touched.
+    """
+    args = list(argv)
+    subparsers = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    choices: dict[str, argparse.ArgumentParser] = dict(subparsers[0].choices) if subparsers else {}
+    options = value_options(parser)
+    all_long: set[str] = set()
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            out += args[i:]
+            break
+        if arg in choices and not all_long:  # the subcommand: its options from here on
+            sub = choices[arg]
+            options = value_options(sub)
+            all_long = {o for a in sub._actions for o in a.option_strings if o.startswith("--")}
+        option = arg
+        if arg.startswith("--") and "=" not in arg and arg not in all_long:
+            matches = [o for o in all_long if o.startswith(arg)]
+            option = matches[0] if len(matches) == 1 else arg
+        if option in options and i + 1 < len(args):
+            out.append(f"{option}={args[i + 1]}")
+            i += 2
+            continue
+        out.append(arg)
+        i += 1
+    return out
 
 
 # ---------------------------------------------------------------------- requests
@@ -209,8 +290,21 @@ async def cmd_register(args: argparse.Namespace) -> int:
     print(f"player_id: {player.player_id}")
     print(f"token:     {resp.token}   (shown once: keep it)")
     print(f"balance:   {money(player.balance)}")
-    print(f"export POKER_PLAYER_ID={player.player_id} POKER_TOKEN={resp.token}")
+    print(export_line(player.player_id, resp.token))
     return 0
+
+
+def export_line(player_id: str, token: str) -> str:
+    """The shell line that sets the credentials, each value quoted, so that it can be
+    pasted as it is whatever characters the values hold."""
+    return f"export POKER_PLAYER_ID={_quote(player_id)} POKER_TOKEN={_quote(token)}"
+
+
+def _quote(value: str) -> str:
+    """Single quotes always (``shlex.quote`` leaves ``-abc`` bare, which is safe after
+    ``=`` but reads as an option anywhere else it is pasted)."""
+    quoted = shlex.quote(value)
+    return quoted if quoted.startswith("'") else f"'{value}'"
 
 
 async def cmd_tables(args: argparse.Namespace) -> int:
@@ -328,15 +422,36 @@ def seat_status_text(seat: lobby_pb2.SeatInfo) -> str:
     )
 
 
+async def _seated(args: argparse.Namespace) -> lobby_pb2.Table | None:
+    """The lobby's view of the table (its seats, with names), or None when the lobby
+    does not answer: a spectator can do without it."""
+    try:
+        async with aio.insecure_channel(args.lobby) as channel:
+            table: lobby_pb2.Table = await lobby_pb2_grpc.LobbyStub(channel).GetTable(
+                lobby_pb2.GetTableRequest(table_id=args.table_id),
+                timeout=min(args.timeout, 3.0),
+            )
+    except aio.AioRpcError:
+        return None
+    return table
+
+
+def _names(table: lobby_pb2.Table | None) -> dict[str, str]:
+    return {s.player_id: s.name for s in table.occupied if s.name} if table else {}
+
+
 async def cmd_watch(args: argparse.Namespace) -> int:
     view = TableView(args.table_id)
+    # A snapshot between hands names its seats by player id only: the lobby knows
+    # the names.
+    printer = EventPrinter(_names(await _seated(args)))
     hands = 0
     async with aio.insecure_channel(args.table) as channel:
         stub = table_pb2_grpc.TableServiceStub(channel)
         stream = stub.Watch(table_pb2.WatchRequest(table_id=args.table_id))
         async for event in stream:
             view.apply(event)
-            for line in format_event(event, view):
+            for line in printer.lines(event, view):
                 print(line, flush=True)
             hands += sum(1 for e in _flat(event) if e.HasField("hand_finished"))
             if args.hands is not None and hands >= args.hands:
@@ -351,18 +466,51 @@ def _flat(event: table_pb2.TableEvent) -> list[table_pb2.TableEvent]:
     return [event]
 
 
+async def _my_seat(args: argparse.Namespace, player: str) -> tuple[int, dict[str, str]]:
+    """The player's seat at the table (from the lobby, which seats players), and the
+    names of the table's players.  Not seated: RefusedError, because the table
+    would take the player for a spectator and the command would only watch."""
+    async with aio.insecure_channel(args.lobby) as channel:
+        table: lobby_pb2.Table = await lobby_pb2_grpc.LobbyStub(channel).GetTable(
+            lobby_pb2.GetTableRequest(table_id=args.table_id), timeout=args.timeout
+        )
+    seat = next((s.seat for s in table.occupied if s.player_id == player), 0)
+    if not seat:
+        raise RefusedError(
+            f"you are not seated at {args.table_id}: take a seat first "
+            f"(poker sit {args.table_id} --buy-in {max(table.min_buy_in, 1)})"
+        )
+    return seat, _names(table)
+
+
+def quit_text(table_id: str, seat: int) -> list[str]:
+    """What a player who quits ``poker play`` must know: the seat is still theirs and
+    the game goes on without them."""
+    return [
+        f"you are still seated at {table_id} (seat {seat}) and will be dealt in: "
+        "the action clock checks or folds for you when your time runs out (S10).",
+        f"to leave the table: poker stand {table_id}   "
+        f"to miss hands but keep the seat: poker sit-out {table_id}",
+    ]
+
+
+def _hands(n: int) -> str:
+    return f"{n} hand" if n == 1 else f"{n} hands"
+
+
 async def cmd_play(args: argparse.Namespace) -> int:
     player, token = _credentials(args)
+    seat, names = await _my_seat(args, player)
     quit_event = asyncio.Event()
     human = HumanBot(quit_event=quit_event)
+    printer = EventPrinter(names, hidden=("your_turn",))  # the bot prints table and menu
 
     def show(event: table_pb2.TableEvent, view: TableView) -> None:
-        if event.HasField("your_turn"):
-            return  # the bot prints the table and the menu
-        for line in format_event(event, view):
+        for line in printer.lines(event, view):
             print(line, flush=True)
 
-    print("commands: f fold, k check, c call, r N raise to N, d CARDS discard, q quit, ? help")
+    print(f"you sit in seat {seat} at {args.table_id}")
+    print(KEYS)
     stats = await play(
         args.table,
         args.table_id,
@@ -374,16 +522,22 @@ async def cmd_play(args: argparse.Namespace) -> int:
         stop=quit_event,
         on_event=show,
     )
-    print(f"played {stats.hands} hands; stack {money(stats.final_stack or 0)}")
+    stack = f"; stack {money(stats.final_stack)}" if stats.final_stack is not None else ""
+    print(f"played {_hands(stats.hands)}{stack}")
+    if quit_event.is_set():
+        for line in quit_text(args.table_id, seat):
+            print(line)
     return 0
 
 
 async def cmd_bot(args: argparse.Namespace) -> int:
     player, token = _credentials(args)
+    _seat, names = await _my_seat(args, player)
     bot = make_bot(args.kind, args.seed)
+    printer = EventPrinter(names)
 
     def show(event: table_pb2.TableEvent, view: TableView) -> None:
-        for line in format_event(event, view):
+        for line in printer.lines(event, view):
             print(line, flush=True)
 
     stats = await play(
@@ -403,6 +557,99 @@ async def cmd_bot(args: argparse.Namespace) -> int:
     return 0
 
 
+async def cmd_history(args: argparse.Namespace) -> int:
+    """The table service's hand history (the hands its process played, oldest
+    first), as the player sees it when credentials are given, else as the public."""
+    if not 1 <= args.limit <= 100:
+        raise UsageError(f"--limit is 1..100, got {args.limit}")
+    req = table_pb2.GetHandHistoryRequest(
+        table_id=args.table_id, hand_id=args.hand_id, limit=args.limit
+    )
+    if args.player and args.token:
+        req.player_id, req.token = args.player, args.token
+    names = _names(await _seated(args))
+    async with aio.insecure_channel(args.table) as channel:
+        stub = table_pb2_grpc.TableServiceStub(channel)
+        resp = await stub.GetHandHistory(req, timeout=args.timeout)
+    if args.hand_id:
+        for hand in resp.hands:
+            lines = hand.phh.splitlines() if args.phh else hand_lines(hand, names, req.player_id)
+            for line in lines:
+                print(line)
+        return 0
+    for hand in resp.hands:
+        print(hand_summary(hand, names))
+    if not resp.hands:
+        print(f"no finished hands at {args.table_id} yet")
+    else:
+        print(f"(poker history {args.table_id} HAND: one hand in full)")
+    return 0
+
+
+def _history_view(hand: table_pb2.HandHistory) -> TableView:
+    view = TableView(hand.events[0].table_id if hand.events else "")
+    view.config = hand.config
+    return view
+
+
+def hand_lines(
+    hand: table_pb2.HandHistory, names: dict[str, str], player_id: str = ""
+) -> list[str]:
+    """One hand of the history, event by event, as ``watch`` prints them; the seat
+    of ``player_id`` (whose history it is) is marked ``(you)``."""
+    view = _history_view(hand)
+    printer = EventPrinter(names)
+    lines: list[str] = []
+    for event in hand.events:
+        view.apply(event)
+        if player_id and not view.my_seat:  # a history has no Snapshot to say it
+            view.my_seat = next((n for n, s in view.seats.items() if s.player_id == player_id), 0)
+        lines += printer.lines(event, view)
+    return lines
+
+
+def hand_summary(hand: table_pb2.HandHistory, names: dict[str, str]) -> str:
+    """``h-1  Alice [1], Bob [2]: Bob [2] wins 150`` (or ``voided``)."""
+    view = _history_view(hand)
+    for event in hand.events:
+        view.apply(event)
+    EventPrinter(names).name_seats(view)
+    players = ", ".join(seat_name(view, n) for n, s in sorted(view.seats.items()) if s.player_id)
+    finish = view.last_finish
+    if finish is None:
+        result = "not finished"
+    elif finish.voided:
+        result = "voided: chips returned"
+    else:
+        won: dict[int, int] = {}
+        for award in finish.awards:
+            won[award.seat] = won.get(award.seat, 0) + award.amount
+        result = "; ".join(f"{seat_name(view, n)} wins {money(a)}" for n, a in won.items())
+    return f"{hand.hand_id}  {players or 'no players'}: {result or 'no awards'}"
+
+
+async def cmd_balance(args: argparse.Namespace) -> int:
+    """The player's balance, and every table where their chips sit (the lobby's
+    tables, tournament tables included)."""
+    player, token = _credentials(args)
+    async with aio.insecure_channel(args.lobby) as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        me = await lobby.GetPlayer(
+            lobby_pb2.GetPlayerRequest(player_id=player, token=token), timeout=args.timeout
+        )
+        tables = await lobby.ListTables(lobby_pb2.ListTablesRequest(), timeout=args.timeout)
+    print(f"{me.name}: balance {money(me.balance)}, at tables {money(me.at_tables)}")
+    seated = 0
+    for table in tables.tables:
+        for s in table.occupied:
+            if s.player_id == player:
+                seated += 1
+                print(f"   {table.table_id}  {table.name or '-'}  {seat_status_text(s)}")
+    if not seated:
+        print("   not seated at any table")
+    return 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, int]]] = {
     "register": cmd_register,
     "tables": cmd_tables,
@@ -416,11 +663,14 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, int]]] = 
     "watch": cmd_watch,
     "play": cmd_play,
     "bot": cmd_bot,
+    "history": cmd_history,
+    "balance": cmd_balance,
 }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(glue_values(sys.argv[1:] if argv is None else argv, parser))
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
@@ -430,6 +680,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"poker {args.command}: {exc}", file=sys.stderr)
         return 2
+    except RefusedError as exc:
+        print(f"poker {args.command}: {exc}", file=sys.stderr)
+        return 1
     except aio.AioRpcError as exc:
         code = exc.code()
         name = code.name if isinstance(code, grpc.StatusCode) else str(code)

@@ -2,22 +2,30 @@
 
 Every function is pure: protos (and a :class:`~poker_bots.view.TableView` for seat
 names) in, strings out.  :func:`format_event` expects the view *after* the event was
-applied, so that the names of a new hand's seats are known.
+applied, so that the names of a new hand's seats are known.  :class:`EventPrinter`
+adds the one thing a line cannot know alone: whether saying whose turn it is tells
+the reader anything (see :meth:`EventPrinter.lines`).
+
+What a person reads never carries a protobuf enum name or a player id: seats are
+their player's name and number (``Alice [3]``), or ``seat 3`` while the name is not
+known.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from poker.common.v1 import common_pb2 as c
 from poker.lobby.v1 import lobby_pb2
 from poker.table.v1 import table_pb2 as t
 from poker_bots.sdk import AGGRESSIVE, legal_kinds
-from poker_bots.view import TableView
+from poker_bots.view import TableView, unpack
 
 __all__ = [
     "GAME_NAMES",
+    "KIND_NAMES",
     "STRUCTURE_NAMES",
+    "EventPrinter",
     "action_text",
     "cards_text",
     "config_text",
@@ -26,7 +34,10 @@ __all__ = [
     "legal_text",
     "lobby_table_line",
     "money",
+    "pot_text",
     "seat_name",
+    "snapshot_pot",
+    "street_text",
     "table_summary_line",
 ]
 
@@ -42,6 +53,30 @@ STRUCTURE_NAMES: dict[int, str] = {
     c.STRUCTURE_NO_LIMIT: "no limit",
 }
 SHARE_NAMES: dict[int, str] = {c.POT_SHARE_HIGH: " (high)", c.POT_SHARE_LOW: " (low)"}
+# An action kind in words, for messages ("call is not allowed here").
+KIND_NAMES: dict[int, str] = {
+    c.ACTION_KIND_FOLD: "fold",
+    c.ACTION_KIND_CHECK: "check",
+    c.ACTION_KIND_CALL: "call",
+    c.ACTION_KIND_BRING_IN: "bring in",
+    c.ACTION_KIND_COMPLETE: "complete",
+    c.ACTION_KIND_BET: "bet",
+    c.ACTION_KIND_RAISE: "raise",
+    c.ACTION_KIND_DISCARD: "discard",
+}
+# StreetStarted.name in words; the table numbers the streets from 0 in each game.
+STREET_WORDS: dict[str, str] = {
+    "third": "third street",
+    "fourth": "fourth street",
+    "fifth": "fifth street",
+    "sixth": "sixth street",
+    "seventh": "seventh street",
+    "pre_draw": "before the draw",
+    "draw": "the draw",
+    "post_draw": "after the draw",
+}
+STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+DRAW_STREETS = ("pre_draw", "draw", "post_draw")
 
 
 def money(amount: int) -> str:
@@ -83,7 +118,7 @@ def action_text(action: c.Action) -> str:
     if kind == c.ACTION_KIND_CALL:
         return "calls"
     if kind == c.ACTION_KIND_BRING_IN:
-        return "brings in"
+        return f"brings in {money(action.amount)}" if action.amount else "brings in"
     if kind == c.ACTION_KIND_COMPLETE:
         return f"completes to {money(action.amount)}"
     if kind == c.ACTION_KIND_BET:
@@ -126,21 +161,53 @@ def legal_text(legal: c.LegalActions) -> str:
 
 
 def seat_name(view: TableView | None, seat: int) -> str:
-    if view is not None:
-        s = view.seats.get(seat)
-        if s is not None and (s.name or s.player_id):
-            you = " (you)" if seat == view.my_seat else ""
-            return f"{s.label}{you} [{seat}]"
-    return f"seat {seat}"
+    """``Alice [3]``, ``Alice (you) [3]``, or ``seat 3`` (``seat 3 (you)``) while the
+    player's name is unknown: never the player id, which means nothing to people."""
+    you = " (you)" if view is not None and view.my_seat and seat == view.my_seat else ""
+    s = view.seats.get(seat) if view is not None else None
+    if s is not None and s.name:
+        return f"{s.name}{you} [{seat}]"
+    return f"seat {seat}{you}"
+
+
+def street_text(view: TableView) -> str:
+    """The street in words (``third street``, ``before the draw``), or ``waiting for
+    the next hand`` between hands.  A snapshot names the street only by its number,
+    from 0 (third street, or before the draw), hence the tables."""
+    if view.hand_over or not view.hand_id:
+        return "waiting for the next hand"
+    name = view.street_name
+    if not name:
+        streets = DRAW_STREETS if view.is_draw else STUD_STREETS
+        name = streets[view.street] if 0 <= view.street < len(streets) else ""
+    return STREET_WORDS.get(name, name) or f"street {view.street}"
+
+
+def pot_text(total: int, pots: Iterable[c.Pot] = ()) -> str:
+    """``pot 80``; with side pots ``pot 90 (main 60, side 30)``; and when chips were
+    bet since the pots were last counted (``pots`` are as at the end of the last
+    betting round, ``total`` is every chip in), what is bet on this street:
+    ``pot 80 (40 + 40 bet this street)``, ``pot 120 (main 60, side 30, + 30 bet this
+    street)``."""
+    amounts = [p.amount for p in pots]
+    counted = sum(amounts)
+    this_street = total - counted if amounts else 0
+    parts: list[str] = []
+    if len(amounts) > 1:
+        parts.append(f"main {money(amounts[0])}")
+        sides = [money(a) for a in amounts[1:]]
+        parts.append(("side " if len(sides) == 1 else "side pots ") + " + ".join(sides))
+    if this_street > 0:
+        bet = f"{money(this_street)} bet this street"
+        parts.append(f"+ {bet}" if parts else f"{money(counted)} + {bet}")
+    text = f"pot {money(total)}"
+    return f"{text} ({', '.join(parts)})" if parts else text
 
 
 def _pots(pots: Iterable[c.Pot]) -> str:
-    amounts = [money(p.amount) for p in pots]
-    if not amounts:
-        return ""
-    if len(amounts) == 1:
-        return f"pot {amounts[0]}"
-    return f"pots {' + '.join(amounts)}"
+    """The pots as an ActionTaken that closed a betting round reports them."""
+    pots = list(pots)
+    return pot_text(sum(p.amount for p in pots), pots) if pots else ""
 
 
 def format_event(event: t.TableEvent, view: TableView | None = None) -> list[str]:
@@ -195,7 +262,14 @@ def _cards_dealt(event: t.TableEvent, view: TableView | None) -> list[str]:
 
 def _action_taken(event: t.TableEvent, view: TableView | None) -> list[str]:
     msg = event.action_taken
-    text = f"   {seat_name(view, msg.seat)} {action_text(msg.action)}"
+    action = msg.action
+    if action.kind == c.ACTION_KIND_BRING_IN and not action.amount and view is not None:
+        # The bring-in carries no amount: it is what the seat has in front now (the
+        # view was updated from the stack change; antes are not counted as bets).
+        s = view.seats.get(msg.seat)
+        amount = s.bet if s is not None and s.bet else view.config.bring_in
+        action = c.Action(kind=action.kind, amount=amount)
+    text = f"   {seat_name(view, msg.seat)} {action_text(action)}"
     if msg.timeout:
         text += " (timed out)"
     if msg.stack == 0 and msg.action.kind not in (c.ACTION_KIND_FOLD, c.ACTION_KIND_DISCARD):
@@ -208,7 +282,11 @@ def _action_taken(event: t.TableEvent, view: TableView | None) -> list[str]:
 
 def _street_started(event: t.TableEvent, view: TableView | None) -> list[str]:
     msg = event.street_started
-    return [f"-- {msg.name or 'street ' + str(msg.street)}"]
+    return [f"-- {STREET_WORDS.get(msg.name, msg.name) or 'street ' + str(msg.street)}"]
+
+
+def _to_act(event: t.TableEvent, view: TableView | None) -> list[str]:
+    return [f"   {seat_name(view, event.to_act.seat)} to act"]
 
 
 def _your_turn(event: t.TableEvent, view: TableView | None) -> list[str]:
@@ -263,7 +341,7 @@ def _rejected(event: t.TableEvent, view: TableView | None) -> list[str]:
 
 def _seat_changed(event: t.TableEvent, view: TableView | None) -> list[str]:
     msg = event.seat_changed
-    who = msg.seat.name or msg.seat.player_id or "?"
+    who = msg.seat.name or "a player"
     if msg.left:
         return [f"   {who} leaves seat {msg.seat.seat}"]
     return [f"   {who} sits in seat {msg.seat.seat} with {money(msg.seat.stack)}"]
@@ -286,18 +364,104 @@ _FORMATTERS: dict[str, Callable[[t.TableEvent, TableView | None], list[str]]] = 
     "action_rejected": _rejected,
     "seat_changed": _seat_changed,
     "pong": _pong,
+    "to_act": _to_act,
 }
 
 
+def snapshot_pot(view: TableView) -> int:
+    """Every chip in the hand, for a view just loaded from a Snapshot.
+
+    A Snapshot has the pots as at the end of the last betting round and each seat's
+    bet on this street, so the pot is their sum.  Before the first round ends it has
+    no pot at all: the antes (one from each seat dealt in) are then added from the
+    configuration; a dead blind posted on entry (B3) cannot be seen and is missing.
+    """
+    in_front = sum(s.bet for s in view.seats.values())
+    counted = sum(p.amount for p in view.pots)
+    if not counted and view.hand_id and not view.hand_over:
+        counted = view.config.ante * view.dealt_in
+    return max(view.pot_total, counted + in_front)
+
+
+class EventPrinter:
+    """:func:`format_event` for a stream, with player names filled in.
+
+    The table tells every viewer whose turn it is after every action (``ToAct``);
+    a line for each would double the output with what the next line says anyway.
+    It is printed when it tells something: when a betting round or the draw opens
+    (after the cards are dealt or the street starts: in stud the best board, not
+    the seat order, decides who goes first) and at a hand's first turn.  The
+    viewer's own turn is its ``YourTurn`` (``>> your turn``).
+
+    ``names`` (player id -> name, e.g. from the lobby's ``GetTable``) names the
+    seats of a snapshot taken between hands, which carries only player ids.
+    ``past``: the events are a finished hand's history, where the viewer's own
+    ``YourTurn`` is not "your turn" now but a turn they had, shown with its menu.
+    """
+
+    QUIET_AFTER = frozenset(("action_taken", "draw_taken", "to_act", "your_turn"))
+
+    def __init__(
+        self,
+        names: Mapping[str, str] | None = None,
+        hidden: Iterable[str] = (),
+        *,
+        past: bool = False,
+    ) -> None:
+        self.names: dict[str, str] = dict(names or {})
+        self.hidden = frozenset(hidden)  # event kinds someone else prints (play: your_turn)
+        self.past = past
+        self.last = ""
+
+    def name_seats(self, view: TableView) -> None:
+        """Give the view's unnamed seats the names known for their player ids."""
+        for s in view.seats.values():
+            if not s.name and s.player_id in self.names:
+                s.name = self.names[s.player_id]
+
+    def lines(self, event: t.TableEvent, view: TableView) -> list[str]:
+        """The lines for one stream message (``view`` already updated with it)."""
+        self.name_seats(view)
+        out: list[str] = []
+        for inner in unpack(event):
+            kind = inner.WhichOneof("event") or ""
+            if kind == "seat_changed" and inner.seat_changed.seat.name:
+                seat = inner.seat_changed.seat
+                self.names[seat.player_id] = seat.name
+            if kind == "snapshot":
+                view.pot_total = snapshot_pot(view)
+                if "your_turn" in self.hidden and view.is_my_turn:
+                    # whoever prints the turn prints the table with the menu
+                    out += format_event(inner, view)[:1]
+                    self.last = kind
+                    continue
+            quiet = kind == "to_act" and self.last in self.QUIET_AFTER
+            if self.past and kind == "your_turn":
+                legal = inner.your_turn.legal
+                who = seat_name(view, legal.seat or view.my_seat)
+                out.append(f"   {who} to act: {legal_text(legal)}")
+            elif not quiet and kind not in self.hidden:
+                out += format_event(inner, view)
+            if kind not in ("pong", "action_rejected"):
+                self.last = kind
+        return out
+
+
 def format_view(view: TableView) -> list[str]:
-    """The table now: street, pots, then one line per seat (your cards shown)."""
+    """The table now: the street, the pot and whose turn it is, then one line per
+    seat (your cards shown)."""
     lines: list[str] = []
-    head = f"   street: {view.street_name or view.street or '-'}   pot: {money(view.pot_total)}"
-    pots = _pots(view.pots)
-    if pots:
-        head += f" ({pots})"
-    if view.community_card:
-        head += f"   community: {view.community_card}"
+    head = f"   {street_text(view)}"
+    if not view.hand_over and view.hand_id:
+        # pot_total: every chip put in (from the stack changes; after a Snapshot,
+        # as EventPrinter completes it: see snapshot_pot)
+        head += f"   {pot_text(view.pot_total, view.pots)}"
+        if view.community_card:
+            head += f"   community: {view.community_card}"
+        if view.to_act:
+            turn = "your turn" if view.to_act == view.my_seat else "to act"
+            who = "" if turn == "your turn" else f"{seat_name(view, view.to_act)} "
+            head += f"   {who}{turn}"
     lines.append(head)
     for n, s in sorted(view.seats.items()):
         mark = "*" if n == view.my_seat else " "
@@ -319,7 +483,8 @@ def format_view(view: TableView) -> list[str]:
             status.append(f"drew {s.draw_count}")
         if n == view.button_seat and view.is_draw:
             status.append("dead button" if view.button_dead else "button")
-        line = f" {mark}{n:>2} {s.label:<14} {money(s.stack):>9}  {' '.join(cards)}"
+        label = s.name or "-"
+        line = f" {mark}{n:>2} {label:<14} {money(s.stack):>9}  {' '.join(cards)}"
         if status:
             line += f"  ({', '.join(status)})"
         lines.append(line.rstrip())

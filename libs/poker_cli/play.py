@@ -3,10 +3,11 @@
 Commands (case-insensitive; the menu shows which apply)::
 
     f, fold              k, x, check          c, call (checks when checking is free)
-    b, bring             r N, bet N, raise N, complete N (to-amount; r alone: the minimum)
+    b, bring             bring in (stud: the forced opening bet)
+    r N, bet N, raise N, complete N   to-amount N; r alone: the smallest
     a, allin             the largest legal raise (or a call when there is none)
     d As Kd, discard ..  discard those cards; d alone, p, pat: stand pat
-    ?, h, help           q, quit
+    ?, h, help           q, quit (you stay seated: the clock acts for you)
 """
 
 from __future__ import annotations
@@ -19,11 +20,16 @@ from poker_bots.sdk import AGGRESSIVE, check_action, clamp_to, legal_kinds, safe
 from poker_bots.view import TableView
 from poker_rules.cards import card_str, parse_cards
 
-from .format import format_view, legal_text
+from .format import KIND_NAMES, format_view, legal_text
 
-__all__ = ["HELP", "HumanBot", "QuitRequestedError", "parse_command"]
+__all__ = ["HELP", "KEYS", "HumanBot", "QuitRequestedError", "parse_command"]
 
 HELP = __doc__.split("::", 1)[1].strip("\n") if __doc__ else ""
+# The one-line reminder ``poker play`` prints first: every key, as in HELP.
+KEYS = (
+    "commands: f fold, k check, c call, b bring in, r N bet/raise/complete to N, "
+    "a all in, d CARDS discard (d alone: stand pat), q quit, ? help"
+)
 
 
 class QuitRequestedError(Exception):
@@ -95,6 +101,10 @@ def parse_command(
         action = c.Action(kind=c.ACTION_KIND_DISCARD, cards=cards)
     else:
         raise ValueError(f"unknown command {word!r} (? for help)")
+    if action.kind not in kinds:
+        # Said here in words: the SDK's check names the kind by its enum.
+        name = KIND_NAMES.get(action.kind, "that")
+        raise ValueError(f"{name} is not allowed here; you may: {legal_text(legal)}")
     problem = check_action(legal, action, my_cards)
     if problem is not None:
         raise ValueError(f"{problem}; you may: {legal_text(legal)}")

@@ -9,9 +9,10 @@ on the one asyncio loop each RPC runs alone.
 
 Semantics decided here (the proto has the contract):
 
-- Tokens: ``secrets.token_urlsafe`` shown once; only the SHA-256 is stored and it
-  is compared with ``hmac.compare_digest``.  Unknown player: NOT_FOUND; wrong
-  token: PERMISSION_DENIED.
+- Tokens: ``auth.new_token`` (``secrets.token_urlsafe``, never beginning with
+  ``-``) shown once; only the SHA-256 is stored and it is compared with
+  ``hmac.compare_digest``.  Unknown player: NOT_FOUND; wrong token:
+  PERMISSION_DENIED.
 - SitDown: seat 0 = the lowest free seat; a buy-in outside the table's
   [min_buy_in, max_buy_in] is INVALID_ARGUMENT (S2); a taken seat, a full table,
   a second seat at the same table or a short balance is FAILED_PRECONDITION.  A
@@ -68,7 +69,6 @@ import base64
 import hashlib
 import json
 import math
-import secrets
 import uuid
 from collections import Counter as Tally
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
@@ -101,7 +101,7 @@ from service_kit.errors import (
 )
 from service_kit.logs import bound_contextvars, get_logger
 
-from .auth import authenticate, token_hash
+from .auth import authenticate, new_token, token_hash
 from .metrics import (
     BUY_IN_CHIPS,
     BUY_INS,
@@ -431,7 +431,7 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             )
         grant = request.initial_balance or settings.default_balance
         player_id = f"p-{uuid.uuid4().hex}"
-        token = secrets.token_urlsafe(32)
+        token = new_token()
         with self._change():
             self._store.add_player(player_id, name, token_hash(token), grant)
         PLAYERS_REGISTERED.inc()
