@@ -22,9 +22,12 @@ state, translates, and decides only what the rule book leaves to the room:
 - The dead-button positions of draw tables (B1 as the rule book's tournaments
   play it: the big blind moves one player each hand, the small blind is the
   previous big blind's seat, the button the previous small blind's, dead when
-  empty) come from ``poker_rules.tournament.next_positions``; arriving players are dealt
-  in at once (T3 never seats them between the button and the small blind unless
-  the table is full, then they play anyway).
+  empty) come from ``poker_rules.tournament.next_positions``; balancing is told
+  the coming hand's (``coming_positions``, for a lone survivor's table too), so
+  arriving players are dealt in at once: T3 never seats them from the button
+  through the small blind unless no other seat is free, and then they are not
+  dealt in until the button has passed them (``dealt_positions``, which deals
+  everyone afresh rather than leave a lone survivor with nobody to play).
 - The level clock in hands counts the hands finished in the whole tournament.
 - The tournament ends when one player has chips; late registration then closes.
   Prizes are paid to the balances at once (ledger ``t_prize``).
@@ -66,8 +69,9 @@ from poker_rules.tournament import (
     StudStakes,
     TournamentStructure,
     check_chips,
+    coming_positions,
+    dealt_positions,
     draw_seats,
-    next_positions,
     rank_busts,
     rebalance,
     seat_entrant,
@@ -130,14 +134,18 @@ class TTable:
     """A tournament table between (or during) hands.
 
     ``last`` is the positions of the last hand planned (button, small-blind
-    position, big blind), draw only; ``pending`` the hand in progress: its id,
-    the NextHandResponse bytes and the seats dealt in with their stacks.
+    position, big blind), draw only; ``wait_button`` the seats whose players are
+    not dealt in until the button has passed them (T3: seated between the button
+    and the small blind because no other seat was free); ``pending`` the hand in
+    progress: its id, the NextHandResponse bytes and the seats dealt in with their
+    stacks.
     """
 
     table_id: str
     name: str
     seats: dict[int, str] = field(default_factory=dict)
     last: list[int] | None = None
+    wait_button: list[int] = field(default_factory=list)
     broken: bool = False
     waiting: bool = False
     hands_played: int = 0
@@ -270,6 +278,11 @@ def _stakes_pb(stakes: BlindStakes | StudStakes, duration: int = 0) -> tpb.Tourn
         big_bet=stakes.big_bet,
         duration=duration,
     )
+
+
+def _stored(last: list[int] | None) -> BlindPositions | None:
+    """A table's last positions as kept in its state: [button, small blind, big blind]."""
+    return BlindPositions(last[0], last[1], last[2]) if last else None
 
 
 def hand_config(base: common.GameConfig, stakes: BlindStakes | StudStakes) -> common.GameConfig:
@@ -637,6 +650,8 @@ class TournamentBook:
             table_id, seat_no = table.table_id, 1
         else:
             table_id, seat_no = seat.table, seat.seat
+            if seat.waits_for_button:
+                t.tables[table_id].wait_button.append(seat_no)
         self._seat(t, player_id, table_id, seat_no)
         self._emit(
             t,
@@ -677,13 +692,17 @@ class TournamentBook:
     # ------------------------------------------------------------ balancing
 
     def _rtable(self, t: Tournament, table: TTable) -> RTable:
+        """The table as ``rebalance`` sees it, with its next hand's positions (draw).
+
+        Every table that has dealt gets them, a lone survivor's or a heads-up
+        pair's included: those are the tables broken tables' players land at, and
+        without positions the library would seat them anywhere, between the
+        button and the small blind too (issue 13, defect 12).
+        """
         positions = None
-        if t.game is Game.DRAW_7A and table.seats:
+        if t.game is Game.DRAW_7A:
             last = table.pending_last if table.pending_id else table.last
-            if last is not None and len(table.seats) >= 2:
-                positions = next_positions(
-                    table.seats, t.request.seats_per_table, BlindPositions(*last)
-                )
+            positions = coming_positions(table.seats, t.request.seats_per_table, _stored(last))
         return RTable(table.table_id, t.request.seats_per_table, dict(table.seats), positions)
 
     def _balance(self, t: Tournament, table: TTable) -> bool:
@@ -724,9 +743,14 @@ class TournamentBook:
                 x.waiting = x.table_id in involved
             return not table.waiting
         for move in plan.moves:
-            del t.tables[move.from_table].seats[move.from_seat]
+            source = t.tables[move.from_table]
+            del source.seats[move.from_seat]
+            if move.from_seat in source.wait_button:
+                source.wait_button.remove(move.from_seat)
         for move in plan.moves:
             self._seat(t, move.player, move.to_table, move.to_seat)
+            if move.waits_for_button:
+                t.tables[move.to_table].wait_button.append(move.to_seat)
             self._emit(
                 t,
                 K.TOURNAMENT_EVENT_KIND_MOVED,
@@ -744,6 +768,7 @@ class TournamentBook:
         if plan.final_table:
             t.final_table_id = plan.final_table
             t.tables[plan.final_table].last = None  # redrawn: the button is drawn afresh
+            t.tables[plan.final_table].wait_button = []  # a new game: everyone plays
             self._emit(
                 t,
                 K.TOURNAMENT_EVENT_KIND_FINAL_TABLE,
@@ -789,7 +814,7 @@ class TournamentBook:
     def _plan(self, t: Tournament, table: TTable) -> pb.NextHandResponse:
         size = t.request.seats_per_table
         stakes = t.structure.position(t.elapsed()).stakes
-        occupied = sorted(table.seats)
+        occupied = sorted(table.seats)  # draw: without the seats waiting for the button
         response = pb.NextHandResponse(
             hand_id=f"h-{uuid.uuid4().hex}",
             play=True,
@@ -797,10 +822,11 @@ class TournamentBook:
         )
         order = occupied
         if isinstance(stakes, BlindStakes):
-            last = BlindPositions(*table.last) if table.last else None
-            positions = next_positions(occupied, size, last)
+            occupied, positions = dealt_positions(
+                occupied, table.wait_button, size, _stored(table.last)
+            )
             button, big = positions.button, positions.big_blind
-            small = positions.small_blind if positions.small_blind in table.seats else 0
+            small = positions.small_blind if positions.small_blind in occupied else 0
             start = next((i for i, s in enumerate(occupied) if s > button), 0)
             order = occupied[start:] + occupied[:start]
             chips = {s: t.live(table.seats[s]).chips for s in occupied}  # type: ignore[union-attr]
@@ -811,7 +837,7 @@ class TournamentBook:
             posts.sort(key=lambda p: order.index(p[0]))
             response.posts.extend(pb.Post(seat=s, amount=a, live=True) for s, a in posts)
             response.button_seat = button
-            response.button_dead = button not in occupied
+            response.button_dead = button not in occupied or positions.button_dead
             response.small_blind_seat = small
             response.big_blind_seat = big
             # The small-blind position even when it is dead (nobody posts it).
@@ -921,6 +947,9 @@ class TournamentBook:
             except ChipConservationError as error:
                 raise FailedPreconditionError(str(error)) from None
             table.last = table.pending_last
+            table.wait_button = [
+                s for s in table.wait_button if s in table.seats and s not in seats_dealt
+            ]
             self._clear_pending(table)
             table.finished_id, table.finished_digest = hand_id, digest
             table.hands_played += 1

@@ -134,7 +134,12 @@ def test_malformed_lobby_requests_change_nothing(room: Room) -> None:
             "get table 10 KB id",
             lambda: lobby.GetTable(lpb.GetTableRequest(table_id=LONG), timeout=5),
         ),
-        ("list game 99", lambda: lobby.ListTables(lpb.ListTablesRequest(game=99), timeout=5)),
+        (
+            "list game 99",
+            lambda: lobby.ListTables(
+                lpb.ListTablesRequest(game=common.Game.ValueType(99)), timeout=5
+            ),
+        ),
         ("sit buy-in -1", sit(buy_in=-1)),
         ("sit buy-in 2**62", sit(buy_in=HUGE)),
         ("sit seat -1", sit(seat=-1)),
@@ -195,10 +200,19 @@ def test_malformed_dealer_requests_change_nothing(stubs: dict[str, Any]) -> None
         return lambda: dealer.Draw(request, timeout=5)
 
     calls: list[Bad] = [
-        ("open game 99", lambda: dealer.OpenDeck(dpb.OpenDeckRequest(game=99, players=2))),
+        (
+            "open game 99",
+            lambda: dealer.OpenDeck(dpb.OpenDeckRequest(game=common.Game.ValueType(99), players=2)),
+        ),
         ("open game unspecified", lambda: dealer.OpenDeck(dpb.OpenDeckRequest(players=2))),
-        ("open players -1", lambda: dealer.OpenDeck(dpb.OpenDeckRequest(game=1, players=-1))),
-        ("open players 99", lambda: dealer.OpenDeck(dpb.OpenDeckRequest(game=1, players=99))),
+        (
+            "open players -1",
+            lambda: dealer.OpenDeck(dpb.OpenDeckRequest(game=common.GAME_STUD, players=-1)),
+        ),
+        (
+            "open players 99",
+            lambda: dealer.OpenDeck(dpb.OpenDeckRequest(game=common.GAME_STUD, players=99)),
+        ),
         ("open 10 KB hand id", open_deck(hand_id=LONG)),
         ("open 10 KB table id", open_deck(table_id=LONG)),
         ("open preset of 3 cards", open_deck(preset_order=["As", "Kd", "2c"])),
@@ -303,7 +317,7 @@ def test_malformed_betting_requests_change_nothing(stubs: dict[str, Any]) -> Non
         ("legal street -1", legal(with_state(street=-1))),
         ("legal version -1", legal(with_state(version=-1))),
         ("apply without action", apply(None)),
-        ("apply kind 42", apply(common.Action(kind=42))),
+        ("apply kind 42", apply(common.Action(kind=common.ActionKind.ValueType(42)))),
         ("apply kind unspecified", apply(common.Action())),
         ("apply amount -1", apply(common.Action(kind=common.ACTION_KIND_COMPLETE, amount=-1))),
         ("apply amount 2**62", apply(common.Action(kind=common.ACTION_KIND_COMPLETE, amount=HUGE))),
@@ -427,8 +441,18 @@ def test_malformed_table_requests_change_nothing(room: Room) -> None:
         ("state 10 KB player id", state(player_id=LONG)),
         ("state empty token", state(token="")),
         ("state 10 KB token", state(token=LONG)),
-        ("list game 99", lambda: table.ListTables(pb.ListTablesRequest(game=99), timeout=5)),
-        ("list game -1", lambda: table.ListTables(pb.ListTablesRequest(game=-1), timeout=5)),
+        (
+            "list game 99",
+            lambda: table.ListTables(
+                pb.ListTablesRequest(game=common.Game.ValueType(99)), timeout=5
+            ),
+        ),
+        (
+            "list game -1",
+            lambda: table.ListTables(
+                pb.ListTablesRequest(game=common.Game.ValueType(-1)), timeout=5
+            ),
+        ),
         ("history limit -1", history(limit=-1)),
         ("history limit 101", history(limit=101)),
         ("history 10 KB hand id", history(hand_id=LONG)),
@@ -460,8 +484,18 @@ def test_malformed_table_requests_change_nothing(room: Room) -> None:
                         raise AssertionError("a malformed Watch streamed")
                 codes.append(info.value.code())
             joins = [
-                pb.Join(table_id=table_id, player_id=pid, token=token, delivery=42),
-                pb.Join(table_id=table_id, player_id=pid, token=token, delivery=-1),
+                pb.Join(
+                    table_id=table_id,
+                    player_id=pid,
+                    token=token,
+                    delivery=pb.Delivery.ValueType(42),
+                ),
+                pb.Join(
+                    table_id=table_id,
+                    player_id=pid,
+                    token=token,
+                    delivery=pb.Delivery.ValueType(-1),
+                ),
                 pb.Join(table_id=LONG, player_id=pid, token=token),
                 pb.Join(table_id=table_id, player_id="", token=token),
                 pb.Join(table_id=table_id, player_id=LONG, token=token),
@@ -502,7 +536,7 @@ def test_malformed_actions_on_the_stream_are_rejected_with_code_3(room: Room, ga
             before = duel.frozen()
             discard = common.ACTION_KIND_DISCARD
             bad = [
-                common.Action(kind=42),
+                common.Action(kind=common.ActionKind.ValueType(42)),
                 common.Action(),
                 common.Action(kind=common.ACTION_KIND_RAISE, amount=-1),
                 common.Action(kind=common.ACTION_KIND_RAISE, amount=HUGE),

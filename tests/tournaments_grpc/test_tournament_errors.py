@@ -157,7 +157,14 @@ def test_another_players_token_is_permission_denied(lobby: Lobby) -> None:
         ({"buy_in": -5}, ("buy_in",)),
         ({"late_registration_level": 9}, ("late registration", "0..5")),
         ({"max_entries": 2}, ("re-entry needs late registration",)),
-        ({"config": common.GameConfig(game=common.GAME_STUD, structure=3)}, ("fixed limit",)),
+        (
+            {
+                "config": common.GameConfig(
+                    game=common.GAME_STUD, structure=common.Structure.ValueType(3)
+                )
+            },
+            ("fixed limit",),
+        ),
         ({"action_clock_ms": 5}, ("action_clock_ms", "50..")),
         (
             {

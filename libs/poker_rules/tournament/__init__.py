@@ -21,7 +21,7 @@ from .payouts import (
     split_evenly,
     total_chips,
 )
-from .positions import next_positions
+from .positions import coming_positions, dealt_positions, next_positions
 from .seating import (
     BlindPositions,
     Move,
@@ -77,7 +77,9 @@ __all__ = [
     "allocate",
     "away_action",
     "check_chips",
+    "coming_positions",
     "dealt_in",
+    "dealt_positions",
     "draw_seats",
     "finishes_from_log",
     "mover_by_position",

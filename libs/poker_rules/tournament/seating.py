@@ -2,7 +2,9 @@
 
 The caller describes each table as it stands between hands: its seats (numbered
 clockwise from 1, G5), who sits where, and — in button games — the button and
-blind seats of the *next* hand as its B1 (dead button) bookkeeping computes them.
+blind seats of the *next* hand as its B1 (dead button) bookkeeping computes them
+(``positions.coming_positions``; a table of one or two players has them too: a
+table left with one survivor is where a broken table's players land).
 This module answers with moves; it keeps no state and deals no cards.
 
 Position model (button games).  Under B1 the small blind is tied to a seat (the
@@ -54,11 +56,14 @@ class BlindPositions:
     """Seats of the button and blinds for a table's next hand (B1; seats may be empty).
 
     ``big_blind`` must be the first player clockwise after ``small_blind``.
+    ``button_dead``: nobody holds the button although a player sits on its seat
+    (around heads-up play, so that nobody holds it twice in a row; ``positions``).
     """
 
     button: int
     small_blind: int
     big_blind: int
+    button_dead: bool = False
 
 
 @dataclass(frozen=True, slots=True)
