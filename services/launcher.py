@@ -5,6 +5,13 @@ default the process gets PORT=0 and METRICS_PORT=0, so every server has fresh
 ports and parallel test workers never collide; the ports are read from the
 service's ``serving`` log line.  stdout is drained on a thread (a full pipe would block the
 server), and every line is kept for assertions and for failure messages.
+
+Each service runs in a process group of its own, so a Ctrl-C in the terminal
+reaches only the launcher, which then stops its services in order (a service
+that got the SIGINT itself would stop under the launcher's feet).  A service
+started from the main thread also gets PARENT_PID (``service_kit.process``): it
+is sent SIGTERM when the launcher dies, even by SIGKILL.  Not from another thread:
+Linux sends that signal when the *thread* that started the child exits.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import collections
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -23,9 +31,13 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from .ports import PortInUseError
+
 ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT_S = 30.0
 MAX_LINES = 50_000  # log lines kept per process (the newest)
+# What service_kit prints when a port is held: "dealer: port 50051 (gRPC) is in use".
+_PORT_IN_USE = re.compile(r"port (\d+) \((gRPC|metrics)\) is in use")
 
 
 class ServiceProcess:
@@ -43,6 +55,7 @@ class ServiceProcess:
             "METRICS_PORT": "0",
             "LOG_LEVEL": "info",
             "PYTHONUNBUFFERED": "1",
+            "PARENT_PID": str(os.getpid() if on_main_thread() else 0),
             **(env or {}),
         }
         self.proc = subprocess.Popen(
@@ -52,6 +65,7 @@ class ServiceProcess:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            process_group=0,  # a terminal's Ctrl-C is for the launcher alone
         )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -86,9 +100,17 @@ class ServiceProcess:
         return [r for r in (self._json(line) for line in self.lines) if r]
 
     def wait_serving(self) -> None:
-        """Until the serving line is logged and health says SERVING."""
+        """Until the serving line is logged and health says SERVING.
+
+        ``PortInUseError`` when the service exited because a port is held."""
         deadline = time.monotonic() + START_TIMEOUT_S
         while not self._serving.wait(0.05):
+            if self.proc.poll() is not None:
+                self._reader.join(timeout=5)  # every line the process wrote
+                busy = _PORT_IN_USE.search(self.log)
+                if busy is not None:
+                    what = "" if busy[2] == "gRPC" else busy[2]
+                    raise PortInUseError(int(busy[1]), self.name, what)
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"{self.name} did not start:\n{self.log}")
         with grpc.insecure_channel(self.target) as channel:
@@ -126,3 +148,8 @@ class ServiceProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.terminate()
+
+
+def on_main_thread() -> bool:
+    """Whether this is the process's main thread (which lives as long as it)."""
+    return threading.current_thread() is threading.main_thread()

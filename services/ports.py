@@ -9,11 +9,19 @@ showdown 50053 9103
 lobby    50054 9104
 table    50055 9105
 ======== ===== ============
+
+A launcher checks the ports it means to bind before starting anything
+(``busy_port``): a port still held (by a room that was not stopped, say) is then
+one clear line naming the port and the service, not a service's bind failure
+deep in a log.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import argparse
+from typing import Final, Literal
+
+from service_kit.process import port_in_use
 
 DEFAULT_PORTS: Final[dict[str, tuple[int, int]]] = {
     "dealer": (50051, 9101),
@@ -22,3 +30,47 @@ DEFAULT_PORTS: Final[dict[str, tuple[int, int]]] = {
     "lobby": (50054, 9104),
     "table": (50055, 9105),
 }
+SERVICES: Final = tuple(DEFAULT_PORTS)
+HIGHEST_BASE: Final = 65535 - 2 * len(SERVICES) + 1
+# How a launcher picks ports: the table above, any free ones, or from a base port.
+Ports = Literal["fixed", "free"] | int
+
+
+class PortInUseError(RuntimeError):
+    """A port a service is to listen on is held by another socket."""
+
+    def __init__(self, port: int, service: str, what: str = "") -> None:
+        self.port = port
+        self.service = service
+        label = f"{service} {what}".strip()
+        super().__init__(f"port {port} ({label}) is in use")
+
+
+def ports_from(base: int) -> dict[str, tuple[int, int]]:
+    """Ports counted from ``base``: gRPC on base..base+4 and ``/metrics`` on
+    base+5..base+9, in the order of the table above (so a room can run beside
+    another, or a test can point one at a port it holds)."""
+    if not 1 <= base <= HIGHEST_BASE:
+        raise ValueError(f"a base port must be 1..{HIGHEST_BASE}, got {base}")
+    n = len(SERVICES)
+    return {name: (base + i, base + n + i) for i, name in enumerate(SERVICES)}
+
+
+def busy_port(host: str, port: int) -> bool:
+    """Whether ``host:port`` is held by another socket (``service_kit.process``)."""
+    return port_in_use(host, port)
+
+
+def ports_option(value: str) -> Ports:
+    """``--ports``: fixed, free, or a base port."""
+    if value in ("fixed", "free"):
+        return "fixed" if value == "fixed" else "free"
+    try:
+        base = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected fixed, free or a base port, got {value!r}"
+        ) from None
+    if not 1024 <= base <= HIGHEST_BASE:
+        raise argparse.ArgumentTypeError(f"a base port must be 1024..{HIGHEST_BASE}, got {base}")
+    return base

@@ -16,6 +16,14 @@
    (SIGTERM) and checks each exited cleanly.
 
 Exit status 0 only when every table reached its hands and every check passed.
+
+SIGTERM, SIGINT (Ctrl-C) or SIGHUP stops it early the same way: the bots finish
+the hands in progress and stand up, the summary of what was played and the chip
+checks are printed (marked "stopped early"), the services are stopped.  The exit
+status is then 1 when a check failed, else 128 + the signal (130 for Ctrl-C, 143
+for SIGTERM: the shell's convention, so that a script or ``make`` sees the run
+did not complete).  A second signal stops at once, without the summary.  A port
+in use is one line naming it, exit status 2.
 """
 
 from __future__ import annotations
@@ -39,7 +47,8 @@ from poker.table.v1 import table_pb2_grpc
 from poker_bots import make_bot, play
 from service_kit import loop as event_loop
 
-from .stack import Stack
+from .ports import PortInUseError, ports_option
+from .stack import Stack, StopSignals
 
 BOT_MIX = ("random", "station", "strength")
 
@@ -227,27 +236,51 @@ class Room:
 
 
 async def run(args: argparse.Namespace) -> int:
+    signals = StopSignals()
     db = args.db or os.path.join(tempfile.mkdtemp(prefix="cardroom-"), "lobby.sqlite3")
-    print(f"starting the room: five services on 127.0.0.1 ({args.ports} ports), lobby db {db}")
+    ports = f"ports from {args.ports}" if isinstance(args.ports, int) else f"{args.ports} ports"
+    print(f"starting the room: five services on 127.0.0.1 ({ports}), lobby db {db}")
     stack = Stack(
         ports=args.ports,
         env={"lobby": {"LOBBY_DB": db}},
     )
-    stack.start()
+    try:
+        stack.start()
+    except PortInUseError as error:
+        print(f"room: {error}; stop what holds it or use --ports free", file=sys.stderr)
+        return 2
     exit_codes: dict[str, int] = {}
-    ok = True
+    ok = at_once = False
+    played = True
     try:
         for name, process in stack.processes.items():
             print(f"  {name:<9} gRPC {process.target:<16} metrics :{process.metrics_port}")
-        ok = await _play(stack, args)
+        if await signals.pending():
+            played = ok = False
+        else:
+            ok = await _play(stack, args, signals)
+    except asyncio.CancelledError:
+        if signals.count < 2:
+            raise
+        at_once = True  # a second signal: no summary, but the services still stop
     finally:
         exit_codes = stack.stop()
     clean = all(code == 0 for code in exit_codes.values())
     print("services stopped:", ", ".join(f"{n} exit {c}" for n, c in exit_codes.items()))
-    return 0 if ok and clean else 1
+    if signals.signum is None:
+        return 0 if ok and clean else 1
+    if at_once:
+        print(f"stopped at once by a second {signals.name}: no summary")
+        return signals.exit_code
+    if not played:
+        print(f"stopped by {signals.name} before the bots sat down: no hands, nothing to check")
+        return signals.exit_code if clean else 1
+    code = signals.exit_code if ok and clean else 1
+    print(f"stopped early by {signals.name}: exit {code}")
+    return code
 
 
-async def _play(stack: Stack, args: argparse.Namespace) -> bool:
+async def _play(stack: Stack, args: argparse.Namespace, signals: StopSignals) -> bool:
     specs = table_specs()
     async with (
         grpc.aio.insecure_channel(stack.target("lobby")) as lobby_channel,
@@ -285,6 +318,8 @@ async def _play(stack: Stack, args: argparse.Namespace) -> bool:
             await room.progress()
             if all(t.hands >= args.hands for t in room.tables):
                 break
+            if signals.event.is_set():
+                break
             if any(b.done() and b.exception() for b in bots):
                 break
             if time.monotonic() - started > args.timeout:
@@ -303,7 +338,7 @@ async def _play(stack: Stack, args: argparse.Namespace) -> bool:
         await room.progress()
         totals: lpb.LedgerTotals = await room.lobby.GetLedgerTotals(lpb.GetLedgerTotalsRequest())
         held = await room.holdings()
-    return _report(room, elapsed, args.hands, errors, totals, held)
+    return _report(room, elapsed, args.hands, errors, totals, held, stopped=signals.name)
 
 
 async def _wait_for_tables(room: Room) -> None:
@@ -324,11 +359,19 @@ def _report(
     errors: list[BaseException],
     totals: lpb.LedgerTotals,
     held: int,
+    stopped: str = "",
 ) -> bool:
+    """Print the summary and the checks; whether every check held.  ``stopped``
+    (a signal's name) marks a run stopped early: the hands are what was played,
+    the chip checks hold all the same."""
     hands = sum(t.hands for t in room.tables)
-    print(f"\nplayed {hands} hands in {elapsed:.1f} s ({hands / max(elapsed, 1e-9):.1f} hands/s)")
+    early = f", stopped early by {stopped}" if stopped else ""
+    print(
+        f"\nplayed {hands} hands in {elapsed:.1f} s ({hands / max(elapsed, 1e-9):.1f} hands/s)"
+        f"{early}"
+    )
     for t in room.tables:
-        mark = "ok" if t.hands >= target else f"SHORT of {target}"
+        mark = "ok" if t.hands >= target else "stopped" if stopped else f"SHORT of {target}"
         print(f"  {t.spec.label:<22} {t.hands:>6} hands  {mark}")
     granted = sum(len(t.seats) for t in room.tables) * room.balance
     tally = room.tally
@@ -343,8 +386,11 @@ def _report(
         f"balances: granted {granted}, held now {held}; lobby ledger: granted {totals.granted} = "
         f"balances {totals.balances} + at tables {totals.at_tables}"
     )
+    reached = all(t.hands >= target for t in room.tables)
+    if stopped and not reached:
+        print(f"  [-] every table reached its hands (stopped early by {stopped})")
     checks = {
-        "every table reached its hands": all(t.hands >= target for t in room.tables),
+        "every table reached its hands": reached,
         "chips returned == chips bought in, to the unit": returned == tally.bought_in,
         "nothing left on the tables": totals.at_tables == 0,
         "the bots hold exactly what they were granted": held == granted,
@@ -352,6 +398,8 @@ def _report(
         == totals.balances + totals.at_tables,
         "no bot failed": not errors,
     }
+    if stopped and not reached:
+        del checks["every table reached its hands"]
     for what, passed in checks.items():
         print(f"  [{'x' if passed else ' '}] {what}")
     for error in errors[:3]:
@@ -369,9 +417,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument(
         "--ports",
-        choices=("fixed", "free"),
+        type=ports_option,
         default="fixed",
-        help="fixed: the documented ports 50051-50055 (default); free: any free ports",
+        metavar="fixed|free|BASE",
+        help="fixed: the documented ports 50051-50055 (default); free: any free ports; "
+        "BASE (a number): gRPC on BASE..BASE+4, /metrics on BASE+5..BASE+9",
     )
     parser.add_argument("--db", default="", help="lobby SQLite file (default: a fresh temp file)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random bots")

@@ -8,7 +8,9 @@ so they run the same processes the same way.
 
 ``ports="fixed"`` binds the documented ports (services/ports.py), as the main job
 does so that the CLI finds the room; ``ports="free"`` lets every process pick free
-ports (tests run side by side).
+ports (tests run side by side); an int is a base port (``ports.ports_from``: gRPC
+on base..base+4, metrics on base+5..base+9).  Ports given are checked before
+anything starts: one held is ``PortInUseError`` naming it and its service.
 
 ``table_shards=n`` runs the table service as n processes, ``TABLE_SHARD=i/n``
 each, as a deployment scales it out: each runs the lobby's tables whose id hashes
@@ -19,12 +21,14 @@ the others are ``table.1``, ``table.2``... on free ports.
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
 import zlib
 from collections.abc import Mapping
-from typing import Literal
 
 from .launcher import ServiceProcess
-from .ports import DEFAULT_PORTS
+from .ports import DEFAULT_PORTS, PortInUseError, Ports, busy_port, ports_from
 
 BACKENDS = ("dealer", "betting", "showdown", "lobby")
 
@@ -35,7 +39,7 @@ class Stack:
     def __init__(
         self,
         *,
-        ports: Literal["fixed", "free"] = "free",
+        ports: Ports = "free",
         env: Mapping[str, Mapping[str, str]] | None = None,
         common_env: Mapping[str, str] | None = None,
         table_shards: int = 1,
@@ -50,13 +54,32 @@ class Stack:
 
     def _env(self, name: str) -> dict[str, str]:
         env = {**self.common_env, **self.env.get(name, {})}
-        if self.ports == "fixed":
-            port, metrics = DEFAULT_PORTS[name]
+        planned = (
+            DEFAULT_PORTS
+            if self.ports == "fixed"
+            else ports_from(self.ports)
+            if isinstance(self.ports, int)
+            else {}
+        )
+        if name in planned:
+            port, metrics = planned[name]
             env.setdefault("PORT", str(port))
             env.setdefault("METRICS_PORT", str(metrics))
         return env
 
+    def check_ports(self) -> None:
+        """``PortInUseError`` for the first port to bind that another socket holds
+        (a room not stopped, another program): said before anything starts."""
+        for name in (*BACKENDS, "table"):
+            env = self._env(name)
+            host = env.get("HOST") or os.environ.get("HOST") or "127.0.0.1"
+            for variable, what in (("PORT", ""), ("METRICS_PORT", "metrics")):
+                port = int(env.get(variable) or 0)
+                if port and busy_port(host, port):
+                    raise PortInUseError(port, name, what)
+
     def start(self) -> Stack:
+        self.check_ports()
         try:
             started = {name: ServiceProcess(name, self._env(name)) for name in BACKENDS}
             self.processes.update(started)
@@ -108,3 +131,57 @@ class Stack:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class StopSignals:
+    """SIGTERM, SIGINT (Ctrl-C) and SIGHUP ask a launcher (the room, the tournament
+    room) to stop early: ``event`` is set, the launcher winds down, prints what was
+    played and stops its services.  A second signal cancels ``task`` (stop at
+    once, still stopping the services in the launcher's ``finally``).
+
+    Installed on the running loop before the services start: a signal that comes
+    while the loop is blocked starting them waits until it runs again, rather than
+    killing the launcher and orphaning what it started.
+    """
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.signum: int | None = None
+        self.count = 0
+        self.task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        for signum in STOP_SIGNALS:
+            loop.add_signal_handler(signum, self._on_signal, signum)
+
+    def _on_signal(self, signum: int) -> None:
+        self.count += 1
+        if self.signum is None:
+            self.signum = signum
+            print(
+                f"\n{self.name}: stopping early, the summary follows; "
+                "send it again to stop at once",
+                flush=True,
+            )
+            self.event.set()
+        elif self.task is not None:
+            self.task.cancel()
+
+    @property
+    def name(self) -> str:
+        """``SIGTERM``, ``SIGINT``... ("" before any)."""
+        return signal.Signals(self.signum).name if self.signum else ""
+
+    @property
+    def exit_code(self) -> int:
+        """The shell's convention for a process ended by a signal: 128 + its number
+        (130 for Ctrl-C, 143 for SIGTERM); 0 when no signal came."""
+        return 128 + self.signum if self.signum else 0
+
+    async def pending(self) -> bool:
+        """Whether a stop was asked for, counting a signal that came while the loop
+        was blocked (its handler runs at the loop's next turn)."""
+        await asyncio.sleep(0.05)
+        return self.event.is_set()

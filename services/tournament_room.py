@@ -14,6 +14,13 @@ and payouts.  Exit code 0 only when every check held:
 - every entry has exactly one finishing place, 1..entries (T4);
 - the payouts sum to the prize pool, and the lobby's ledger still balances.
 
+SIGTERM, SIGINT (Ctrl-C) or SIGHUP stops it early: the bots stop, the summary of
+what was played so far is printed (marked "stopped early") with the checks that
+still apply (every hand's, the ledger's; not the places, the tournament is not
+over), and the services are stopped.  The exit code is then 1 when a check
+failed, else 128 + the signal (130, 143), as ``services.room`` does.  A port in
+use is one line naming it, exit code 2.
+
 :func:`run` is what the tests call (``tests/tournaments_grpc``).
 """
 
@@ -37,7 +44,8 @@ from poker_bots import make_bot
 from poker_bots.tournament import play_tournament
 from service_kit import loop as event_loop
 
-from .stack import Stack
+from .ports import PortInUseError, ports_option
+from .stack import Stack, StopSignals
 
 K = tpb.TournamentEventKind
 GAMES = {
@@ -122,6 +130,8 @@ class Report:
     prize_pool: int = 0
     results: list[tuple[int, str, int]] = field(default_factory=list)  # place, name, prize
     problems: list[str] = field(default_factory=list)
+    stopped: bool = False  # stopped early (a signal): the tournament is not over
+    players_left: int = 0
 
 
 class _Watcher:
@@ -190,8 +200,10 @@ async def run(
     say: Callable[[str], None] = lambda _line: None,
     progress_s: float = 2.0,
     timeout_s: float = 600.0,
+    stop: asyncio.Event | None = None,
 ) -> Report:
-    """Register ``players`` bots, run the tournament to its end, check it."""
+    """Register ``players`` bots, run the tournament to its end (or until ``stop``
+    is set), check it."""
     report = Report()
     started = time.monotonic()
     async with (
@@ -246,18 +258,29 @@ async def run(
                 say(watcher.progress())
 
         ticker = asyncio.create_task(tick())
+        watching = asyncio.create_task(watch())
+        stopping = asyncio.create_task((stop or asyncio.Event()).wait())
         try:
-            await asyncio.wait_for(watch(), timeout_s)
-        except TimeoutError:
-            report.problems.append(f"the tournament did not finish within {timeout_s:.0f} s")
+            done, _ = await asyncio.wait(
+                {watching, stopping}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED
+            )
+            if watching in done:
+                watching.result()  # its error, if it failed
+            elif stopping in done:
+                report.stopped = True
+            else:
+                report.problems.append(f"the tournament did not finish within {timeout_s:.0f} s")
         finally:
-            ticker.cancel()
-        await asyncio.wait(bots, timeout=10)
+            for waiter in (ticker, watching, stopping):
+                waiter.cancel()
+        report.players_left = watcher.left
+        await asyncio.wait(bots, timeout=0 if report.stopped else 10)
         for task in bots:
             if not task.done():
                 task.cancel()
             elif task.exception() is not None:
                 report.problems.append(f"a bot failed: {task.exception()!r}")
+        await asyncio.gather(*bots, return_exceptions=True)  # the cancelled ones end
         standings = await tstub.GetStandings(tpb.GetStandingsRequest(tournament_id=tid))
         final = await tstub.GetTournament(tpb.GetTournamentRequest(tournament_id=tid))
         totals = await lobby_stub.GetLedgerTotals(lpb.GetLedgerTotalsRequest())
@@ -274,6 +297,14 @@ def _check_results(
     names: dict[str, str],
 ) -> None:
     problems = report.problems
+    _check_ledger(problems, totals)
+    if report.stopped:  # not over: the places and payouts are not decided yet
+        report.results = sorted(
+            (s.place, names.get(s.player_id, s.player_id), s.prize)
+            for s in standings.standings
+            if s.has_prize
+        )
+        return
     if not standings.final:
         problems.append("the standings are not final")
     lines = list(standings.standings)
@@ -293,11 +324,14 @@ def _check_results(
     paid = sum(s.prize for s in lines)
     if paid != final.prize_pool:
         problems.append(f"payouts sum to {paid}, the prize pool is {final.prize_pool}")
+    report.results = sorted((s.place, names.get(s.player_id, s.player_id), s.prize) for s in lines)
+
+
+def _check_ledger(problems: list[str], totals: lpb.LedgerTotals) -> None:
     if totals.granted != totals.balances + totals.at_tables or (
         totals.ledger_balances != totals.balances or totals.ledger_tables != totals.at_tables
     ):
         problems.append(f"the ledger does not balance: {totals}")
-    report.results = sorted((s.place, names.get(s.player_id, s.player_id), s.prize) for s in lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -307,29 +341,75 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands-per-level", type=int, default=40)
     parser.add_argument("--clock-ms", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--ports", choices=("fixed", "free"), default="free")
+    parser.add_argument(
+        "--ports",
+        type=ports_option,
+        default="free",
+        metavar="fixed|free|BASE",
+        help="free: any free ports (default); fixed: the documented ports 50051-50055; "
+        "BASE (a number): gRPC on BASE..BASE+4, /metrics on BASE+5..BASE+9",
+    )
     args = parser.parse_args(argv)
+    return event_loop.run(_main(args))
+
+
+def say(line: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {line}", flush=True)
+
+
+async def _main(args: argparse.Namespace) -> int:
+    """Start the services, run the tournament, print the summary, stop the services
+    (on every way out: the end, a signal, an error)."""
+    signals = StopSignals()
     request = tournament_request(
         args.game,
         hands_per_level=args.hands_per_level,
         action_clock_ms=args.clock_ms,
         seed=args.seed,
     )
-
-    def say(line: str) -> None:
-        print(f"[{time.strftime('%H:%M:%S')}] {line}", flush=True)
-
     env = {"table": {"TABLE_IDLE_POLL_S": "0.05", "TABLE_DISCOVERY_S": "0.2"}}
-    with Stack(ports=args.ports, env=env) as stack:
-        report = event_loop.run(
-            run(stack.target("lobby"), stack.target("table"), request, args.players, say=say)
-        )
+    stack = Stack(ports=args.ports, env=env)
+    try:
+        stack.start()
+    except PortInUseError as error:
+        print(f"tournament: {error}; stop what holds it or use --ports free", file=sys.stderr)
+        return 2
+    report: Report | None = None
+    try:
+        if not await signals.pending():
+            report = await run(
+                stack.target("lobby"),
+                stack.target("table"),
+                request,
+                args.players,
+                say=say,
+                stop=signals.event,
+            )
+    except asyncio.CancelledError:
+        if signals.count < 2:
+            raise
+    finally:
+        stack.stop()
+    if report is None:
+        print(f"stopped by {signals.name} before the tournament ran: no summary")
+        return signals.exit_code
+    return _summary(report, signals)
+
+
+def _summary(report: Report, signals: StopSignals) -> int:
+    """Print what was played and the checks; the exit code."""
     print(
         f"\n{report.entries} entries, {report.hands} hands, {report.levels} levels, "
         f"{report.tables_at_start} tables at the start ({report.tables_broken} broken), "
         f"{report.moves} moves, {report.seconds:.1f} s"
     )
-    print(f"prize pool {report.prize_pool}; places and payouts:")
+    if report.stopped:
+        print(
+            f"stopped early by {signals.name}: {report.players_left} players left, "
+            "places decided so far:"
+        )
+    else:
+        print(f"prize pool {report.prize_pool}; places and payouts:")
     for place, name, prize in report.results:
         if prize or place <= 10:
             print(f"  {place:>4}  {name:<16} {prize:>8}")
@@ -338,6 +418,12 @@ def main(argv: list[str] | None = None) -> int:
         for problem in report.problems[:20]:
             print(f"  - {problem}")
         return 1
+    if report.stopped:
+        print(
+            "every check held so far: tables balanced, chips constant, ledger balanced; "
+            f"exit {signals.exit_code}"
+        )
+        return signals.exit_code
     print("every check held: tables balanced, chips constant, one place each, payouts = pool")
     return 0
 

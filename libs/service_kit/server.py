@@ -13,6 +13,9 @@ balancers and the table service stop sending new work), the server keeps
 answering for SHUTDOWN_DRAIN_S, the service's own ``on_shutdown`` runs (at most
 SHUTDOWN_GRACE_S), then ``server.stop(SHUTDOWN_GRACE_S)`` lets in-flight calls
 finish, and the process exits 0.
+
+A port that cannot be bound stops the service with one line on stderr naming it
+("dealer: port 50051 (gRPC) is in use") and exit code 2, like a bad setting.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from .heap import freeze_startup_heap
 from .logs import configure_logging, get_logger
 from .loop import event_loop_name, run
 from .metrics import PrometheusInterceptor, start_metrics_server
+from .process import BindError, bind_error, follow_parent, port_in_use
 from .settings import ConfigError, ServerSettings
 
 
@@ -51,7 +55,12 @@ class ServiceSpec:
 async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
     """Run until SIGTERM/SIGINT, then shut down gracefully; returns the exit code."""
     log = get_logger()
-    stop_metrics, metrics_port = start_metrics_server(settings.host, settings.metrics_port)
+    try:
+        stop_metrics, metrics_port = start_metrics_server(settings.host, settings.metrics_port)
+    except OSError as error:
+        raise bind_error(
+            settings.host, settings.metrics_port, "metrics", error.strerror or str(error)
+        ) from None
     server = grpc.aio.server(
         interceptors=[PrometheusInterceptor(), ErrorInterceptor(spec.error_codes)],
         options=[
@@ -65,7 +74,14 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
     reflection.enable_server_reflection(
         (*spec.service_names, HEALTH_SERVICE, reflection.SERVICE_NAME), server
     )
-    port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+    if settings.port and port_in_use(settings.host, settings.port):  # before grpc logs it
+        stop_metrics()
+        raise bind_error(settings.host, settings.port, "gRPC", "in use")
+    try:
+        port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+    except RuntimeError as error:  # grpc says "Failed to bind to address ..."
+        stop_metrics()
+        raise bind_error(settings.host, settings.port, "gRPC", str(error)) from None
     await server.start()
     frozen = freeze_startup_heap()  # the startup heap is not walked by the GC again
     await health.serving(spec.service_names)
@@ -116,9 +132,15 @@ def run_service(
             default_port=default_port, default_metrics_port=default_metrics_port
         )
         loop = event_loop_name()
+        follow_parent(settings.parent_pid)
         configure_logging(name, settings.log_level)
         spec = spec_factory()
     except ConfigError as error:
         print(f"{name}: configuration error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    sys.exit(run(serve(spec, settings), loop=loop))
+    try:
+        code = run(serve(spec, settings), loop=loop)
+    except BindError as error:
+        print(f"{name}: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    sys.exit(code)

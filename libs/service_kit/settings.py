@@ -21,6 +21,8 @@ SHUTDOWN_GRACE_S   5                             seconds in-flight RPCs get to f
 MAX_MESSAGE_BYTES  4194304                       largest request accepted
 EVENT_LOOP         uvloop                        uvloop, or asyncio for the stdlib loop
                                                  (``service_kit.loop``)
+PARENT_PID         0 (none)                      set by a launcher (``services.launcher``):
+                                                 SIGTERM when that process dies (Linux)
 =================  ============================  =========================================
 """
 
@@ -132,6 +134,7 @@ class ServerSettings:
     drain_seconds: float
     grace_seconds: float
     max_message_bytes: int
+    parent_pid: int = 0
 
     @classmethod
     def from_env(
@@ -154,4 +157,5 @@ class ServerSettings:
             max_message_bytes=env_int(
                 "MAX_MESSAGE_BYTES", 4 * 1024 * 1024, minimum=1024, environ=environ
             ),
+            parent_pid=env_int("PARENT_PID", 0, minimum=0, environ=environ),
         )
