@@ -63,7 +63,7 @@ from poker_rules import (
     card_str,
 )
 from poker_rules.evaluate import low_rank
-from poker_rules.phh import DRAW_VARIANT, replay_phh, to_phh, to_phh_dict
+from poker_rules.phh import DRAW_VARIANTS, config_from_phh, replay_phh, to_phh, to_phh_dict
 from poker_rules.randomplay import random_action
 
 AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
@@ -257,6 +257,7 @@ def test_phh_export_is_toml_with_the_required_fields() -> None:
         assert fields["_game"] == cfg.game.value
         assert fields["hand"] == 7
         actions = fields["actions"]
+        assert isinstance(hand, StudHand)
         assert actions[0] == f"d dh p1 {''.join(_names(hand.cards[0][:3]))}"
         assert all(isinstance(a, str) for a in actions)
         # S5: the opening of third street is written as PHH's bring-in post (pb) or,
@@ -329,12 +330,17 @@ def test_phh_draw_export_round_trips_through_replay__D6(structure: Structure) ->
         _play_out(hand, random.Random(seed))
         text = to_phh(hand)
         fields = tomllib.loads(text)
-        assert fields["variant"] == DRAW_VARIANT
+        assert fields["variant"] == DRAW_VARIANTS[structure]
         assert fields["_game"] == "draw_7a"
         assert fields["_structure"] == structure.value
         assert fields["_deck"] == ("6-A_36" if n == 5 else "7-A_32")
         assert "_hand_ranking" in fields
-        assert fields["min_bet"] == config.small_bet
+        if structure is Structure.FIXED_LIMIT:  # PHH's fields of the structure
+            assert (fields["small_bet"], fields["big_bet"]) == (config.small_bet, config.big_bet)
+            assert "min_bet" not in fields
+        else:
+            assert fields["min_bet"] == config.small_bet
+            assert "small_bet" not in fields
         assert len(fields["blinds_or_straddles"]) == n
         draws += sum(" sd" in a for a in fields["actions"])
         reshuffles += sum("reshuffle" in a for a in fields["actions"])
@@ -393,3 +399,97 @@ def test_phh_stud_round_trips_through_replay__S11() -> None:
     assert set(rivers) == {"normal", "reshuffled", "stub_first", "community"}, rivers
     with pytest.raises(ValueError):
         replay_phh(text, seed + 1)
+
+
+def test_phh_draw_timeout_keeps_every_discard_before_the_new_cards__D6_S10() -> None:
+    """Defect 2 of issue 13: a player whose clock runs out in the draw stands pat
+    (S10); the timeout used to flush the draw, writing the earlier drawers' new
+    cards before that player's ``sd`` (PokerKit: "a card must be burnt before hole
+    dealing").  Every discard now comes first, and PokerKit, reading the file as
+    the single draw it knows (``N2L1D``: same betting, same draw), deals the new
+    cards where the file says."""
+    from pokerkit import notation
+
+    rng = random.Random(77)
+    in_the_draw = stepped = 0
+    for k in range(400):
+        structure = list(Structure)[k % 3]
+        config = DrawConfig(structure=structure, timeout_policy=TimeoutPolicy.CHECK_OR_FOLD)
+        hand = DrawHand(
+            config,
+            [rng.randint(500, 3000) for _ in range(rng.randint(3, 5))],
+            seed=rng.randrange(1 << 30),
+        )
+        timed_out_drawing = False
+        while not hand.is_over:
+            drawing = hand.legal_actions().max_discards is not None
+            if rng.random() < (0.3 if drawing else 0.02):
+                timed_out_drawing |= drawing
+                hand.timeout()
+                continue
+            i = hand.to_act
+            assert i is not None
+            hand.act(random_action(hand.legal_actions(), list(hand.hand_cards(i)), rng))
+        actions = tomllib.loads(to_phh(hand))["actions"]
+        discards = [i for i, a in enumerate(actions) if a.split()[1:2] == ["sd"]]
+        if not timed_out_drawing or not discards:
+            continue
+        in_the_draw += 1
+        dealt = [i for i, a in enumerate(actions) if a.startswith("d dh ")]
+        assert all(not discards[0] < i < discards[-1] for i in dealt), actions
+        # PokerKit steps through the deal and the draw without a complaint.
+        text = to_phh(hand).replace(f'variant = "{DRAW_VARIANTS[structure]}"', 'variant = "N2L1D"')
+        text = (
+            text.replace("small_bet = ", "min_bet = ", 1)
+            if structure is Structure.FIXED_LIMIT
+            else text
+        )
+        history = notation.HandHistory.loads(text.replace("\nbig_bet = ", "\n_big = "))
+        draw_end = (
+            discards[-1] + 1 + sum(1 for a in actions[discards[-1] + 1 :] if a.startswith("d dh "))
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            state = history.create_state()
+            for action in actions[:draw_end]:
+                try:
+                    notation.parse_action(state, action, history.parse_value)
+                except ValueError:
+                    # PokerKit's betting differs in places (the known differences
+                    # above, e.g. raise_nobody_can_call); the deal and the draw
+                    # must not.
+                    assert action.split()[1] not in ("dh", "sd"), (action, actions)
+                    break
+                while state.can_collect_bets() or state.can_burn_card():
+                    if state.can_collect_bets():
+                        state.collect_bets()
+                    else:
+                        state.burn_card("??")
+            else:
+                stepped += 1
+    assert in_the_draw >= 50
+    assert stepped >= 30
+
+
+@pytest.mark.parametrize("structure", list(Structure))
+def test_phh_7a_draw_is_refused_by_pokerkit_not_paid_to_the_low_hand__D8(
+    structure: Structure,
+) -> None:
+    """Defect 3 of issue 13: written as ``N2L1D`` (deuce-to-seven lowball), PokerKit
+    paid the 7-A showdowns to the low hand.  The 7-A variant codes are the room's
+    own: PokerKit refuses every file (an unknown variant), while our reader gets the
+    game, and with it the winner, from the same text."""
+    from pokerkit import notation
+
+    rng = random.Random(41 + list(Structure).index(structure))
+    showdowns = 0
+    for _ in range(60):
+        hand = _random_hand(rng, DrawConfig(structure=structure))
+        assert isinstance(hand, DrawHand) and hand.result is not None
+        text = to_phh(hand)
+        with pytest.raises(KeyError) as refusal:
+            list(notation.HandHistory.loads(text))
+        assert refusal.value.args == (DRAW_VARIANTS[structure],)
+        assert config_from_phh(tomllib.loads(text)) == hand.config
+        showdowns += bool(hand.result.shown)
+    assert showdowns >= 10

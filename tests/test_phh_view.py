@@ -110,3 +110,60 @@ def test_voided_hand_keeps_the_stacks_it_started_with() -> None:
 
 def test_no_hand_started_is_no_history() -> None:
     assert history_phh(DRAW, [_ev(pong=tpb.Pong(nonce=1))]) == ""
+
+
+STUD = common.GameConfig(game=common.GAME_STUD, ante=10, bring_in=25, small_bet=50, big_bet=100)
+
+
+def test_all_in_protection_is_a_commentary_and_closes_the_betting__S10_S12() -> None:
+    """Defect 4 of issue 13: an all-in protection timeout (S10) applies no action;
+    it was written ``pN cbr 0``, which PokerKit refuses and then "repairs" by
+    dealing ``??`` cards of its own, which it counts as upcards: ``KeyError:
+    Rank.UNKNOWN`` opening fifth or sixth street.  It is a commentary-only line, as
+    in the house record, and the protected player counts as all in: with the other
+    player all in too the hands are turned up (S12) before fourth street."""
+
+    def dealt(seat: int, cards: list[str], up: bool = False) -> tpb.TableEvent:
+        return _ev(cards_dealt=tpb.CardsDealt(seat=seat, cards=cards, up=up))
+
+    events = [
+        _ev(
+            hand_started=tpb.HandStarted(
+                seats=[tpb.SeatView(seat=1, stack=500), tpb.SeatView(seat=2, stack=60)],
+                posts=[
+                    tpb.Post(seat=1, amount=10, kind="ante"),
+                    tpb.Post(seat=2, amount=10, kind="ante"),
+                ],
+            )
+        ),
+        _ev(street_started=tpb.StreetStarted(street=0, name="third")),
+        dealt(1, ["Ah", "Kh"]),
+        dealt(1, ["2c"], up=True),
+        dealt(2, ["Qs", "Qd"]),
+        dealt(2, ["9c"], up=True),
+        _act(1, common.ACTION_KIND_BRING_IN, 465),
+        _ev(
+            action_taken=tpb.ActionTaken(
+                seat=2,
+                action=common.Action(kind=common.ACTION_KIND_RAISE, amount=50),
+                stack=0,
+            )
+        ),
+        _act(1, common.ACTION_KIND_UNSPECIFIED, 465, timeout=True),
+        _ev(street_started=tpb.StreetStarted(street=1, name="fourth")),
+        dealt(1, ["7d"], up=True),
+        dealt(2, ["8d"], up=True),
+    ]
+    fields = tomllib.loads(history_phh(STUD, events))
+    assert fields["actions"] == [
+        "d dh p1 AhKh2c",
+        "d dh p2 QsQd9c",
+        "p1 pb",
+        "p2 cbr 50",
+        "# p1 timeout: all-in protection (S10), plays on for the chips already committed",
+        "p1 sm AhKh2c # all-in (S12)",
+        "p2 sm QsQd9c # all-in (S12)",
+        "d dh p1 7d",
+        "d dh p2 8d",
+    ]
+    assert fields["_timeouts"] == [1]

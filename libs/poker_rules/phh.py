@@ -9,9 +9,9 @@ read without knowing our internals.
 What is written, from a finished (or partial) ``StudHand``/``DrawHand``:
 
 - the standard fields: ``variant``, ``ante_trimming_status``, ``antes``,
-  ``bring_in``/``small_bet``/``big_bet`` (stud) or ``blinds_or_straddles``/``min_bet``
-  (draw), ``starting_stacks``, ``actions``, and when the hand is over
-  ``finishing_stacks`` and ``winnings``;
+  ``bring_in``/``small_bet``/``big_bet`` (stud) or ``blinds_or_straddles`` and
+  ``small_bet``/``big_bet`` or ``min_bet`` (draw, by structure), ``starting_stacks``,
+  ``actions``, and when the hand is over ``finishing_stacks`` and ``winnings``;
 - ``actions`` in PHH notation: ``d dh pN CARDS`` (cards dealt to a player, grouped
   per street), ``d db CARD`` (the stud community river card, S11), ``pN pb``
   (bring-in), ``pN cbr TO`` (complete/bet/raise *to*), ``pN cc`` (check/call),
@@ -37,12 +37,19 @@ left of the dealer (G5), as in PHH; for draw ``p1`` is the first player left of 
 button, which is PHH's order for button games (``p1`` small blind; heads-up PHH
 reverses the blinds, so ``p1`` posts the big blind, as in D3).
 
-The 7-A draw game has no PHH variant.  It is written as ``N2L1D`` (no-limit single
-draw with blinds), the only single-draw variant in the specification: fixed- and
-pot-limit bets and raises are also legal no-limit amounts, so a PHH reader can step
-through the betting and the draw; ``_game = "draw_7a"``, ``_deck``, ``_hand_ranking`` and
-``_structure`` say what was really played, and ``finishing_stacks`` is authoritative
-(a deuce-to-seven evaluator would split the pot differently).
+The 7-A draw game has no PHH variant, and no PHH variant's rules would pay the
+right hand: the one single-draw variant, ``N2L1D``, is deuce-to-seven lowball, so a
+reader of a 7-A hand written that way (as this module once did) pays the *low*
+hand.  It is written under variant codes of its own, as the PHH specification
+says variants it does not list are added: ``F7A1D``, ``P7A1D`` and ``N7A1D``
+(fixed-, pot- and no-limit seven-to-ace single draw, ``DRAW_VARIANTS``), with the
+standard betting fields of the structure (``small_bet``/``big_bet`` in fixed limit,
+``min_bet`` otherwise).  A PHH reader that does not know the code refuses the file
+instead of paying someone else (PokerKit 0.7.7: ``KeyError: 'N7A1D'``, an unknown
+variant); ``_game = "draw_7a"``, ``_deck``, ``_hand_ranking`` and ``_structure`` say
+what was played, and ``finishing_stacks`` and ``winnings`` what the table paid, for
+a reader that implements the game to check its own result against.  ``replay_phh``
+is such a reader (it also reads the old ``N2L1D`` files, by their ``_game``).
 """
 
 from __future__ import annotations
@@ -71,7 +78,15 @@ PhhValue: TypeAlias = "str | int | bool | list[PhhValue]"
 
 STUD_VARIANT = "F7S"
 STUD_HILO_VARIANT = "F7S/8"
-DRAW_VARIANT = "N2L1D"  # nearest PHH form of Five Card Draw 7-A (see module docstring)
+DRAW_VARIANTS = {
+    # Five Card Draw 7-A has no PHH variant; these codes are its own (see the module
+    # docstring): a reader that does not know them refuses the file.
+    Structure.FIXED_LIMIT: "F7A1D",
+    Structure.POT_LIMIT: "P7A1D",
+    Structure.NO_LIMIT: "N7A1D",
+}
+LEGACY_DRAW_VARIANT = "N2L1D"  # how 7-A hands were written before: read, never written
+_DRAW_STRUCTURES = {code: structure for structure, code in DRAW_VARIANTS.items()}
 
 _DRAW_STREET_NAMES = ("before the draw", "after the draw")
 
@@ -159,11 +174,11 @@ def to_phh_dict(
             user["_community_card"] = cards_str((hand.community,))
     else:
         dcfg = hand.config
-        fields["variant"] = DRAW_VARIANT
+        fields["variant"] = DRAW_VARIANTS[dcfg.structure]
         fields["ante_trimming_status"] = True
         fields["antes"] = [dcfg.ante] * n
         fields["blinds_or_straddles"] = _draw_blinds(hand)
-        fields["min_bet"] = dcfg.small_bet
+        fields.update(draw_bet_fields(dcfg.structure, dcfg.small_bet, dcfg.big_bet))
         user["_game"] = dcfg.game.value
         user["_deck"] = "6-A_36" if hand.with_sixes else "7-A_32"
         user["_hand_ranking"] = "7-A: flush beats full house; A-7-8-9-T lowest straight (D8)"
@@ -206,6 +221,14 @@ def to_phh_dict(
         user[key] = value
     fields.update(user)
     return fields
+
+
+def draw_bet_fields(structure: Structure, small_bet: int, big_bet: int) -> dict[str, PhhValue]:
+    """PHH's betting fields of a 7-A draw hand: fixed limit has a small and a big
+    bet, pot and no limit a minimum bet (the big blind), as PHH's variants do."""
+    if structure is Structure.FIXED_LIMIT:
+        return {"small_bet": small_bet, "big_bet": big_bet}
+    return {"min_bet": small_bet}
 
 
 # ---------------------------------------------------------------- actions
@@ -290,6 +313,13 @@ def _annotated_actions(hand: StudHand | DrawHand) -> list[tuple[str, str]]:
             dealt.setdefault(e.player, []).extend(e.cards)
             held[e.player].extend(e.cards)
             continue
+        if kind == "timeout" and e.note != "all_in_protection":
+            # The forced action follows as its own event and is written with a
+            # comment; the timeout writes nothing, so it must not flush either: in
+            # the draw it comes between two discards, and flushing there wrote the
+            # earlier drawers' new cards before the timed-out player's ``sd``.
+            timed_out = True
+            continue
         flush_deals()
         if kind not in {"draw", "reshuffle"}:
             flush_draw()
@@ -310,14 +340,11 @@ def _annotated_actions(hand: StudHand | DrawHand) -> list[tuple[str, str]]:
                 text += " # timeout (S10)"
                 timed_out = False
             emit(text)
-        elif kind == "timeout":
-            if e.note == "all_in_protection":
-                emit(
-                    f"# p{e.player + 1} timeout: all-in protection (S10), plays on for "
-                    "the chips already committed"
-                )
-            else:
-                timed_out = True  # the forced action follows as an ``action`` event
+        elif kind == "timeout":  # all-in protection (the others are handled above)
+            emit(
+                f"# p{e.player + 1} timeout: all-in protection (S10), plays on for "
+                "the chips already committed"
+            )
         elif kind == "draw":
             section("the draw")
             text = _action_str(e.player, Action(ActionKind.DISCARD, 0, e.cards))
@@ -428,12 +455,16 @@ def config_from_phh(fields: Mapping[str, Any]) -> StudConfig | DrawConfig:
             timeout_policy=TimeoutPolicy(fields.get("_timeout_policy", "all_in_protection")),
             river_shortage=RiverShortage(fields.get("_river_shortage", "reshuffle_burns")),
         )
-    if variant == DRAW_VARIANT and fields.get("_game") == "draw_7a":
-        small = int(fields.get("_small_bet", fields["min_bet"]))
+    if variant in DRAW_VARIANTS.values() or (
+        variant == LEGACY_DRAW_VARIANT and fields.get("_game") == "draw_7a"
+    ):
+        small = int(fields.get("_small_bet", fields.get("min_bet", fields.get("small_bet", 0))))
         return DrawConfig(
-            structure=Structure(fields.get("_structure", "no_limit")),
+            structure=Structure(fields["_structure"])
+            if "_structure" in fields
+            else _DRAW_STRUCTURES.get(variant, Structure.NO_LIMIT),
             small_bet=small,
-            big_bet=int(fields.get("_big_bet", small)),
+            big_bet=int(fields.get("_big_bet", fields.get("big_bet", small))),
             ante=int(antes[0]),
             max_raises=int(fields.get("_max_raises", 3)),
             burn_before_draw=bool(fields.get("_burn_before_draw", True)),
@@ -562,11 +593,13 @@ def _toml_value(value: PhhValue) -> str:
 
 
 __all__ = [
-    "DRAW_VARIANT",
+    "DRAW_VARIANTS",
+    "LEGACY_DRAW_VARIANT",
     "STUD_HILO_VARIANT",
     "STUD_VARIANT",
     "PhhValue",
     "config_from_phh",
+    "draw_bet_fields",
     "replay_phh",
     "to_phh",
     "to_phh_dict",

@@ -19,7 +19,13 @@ fields and comments), written by the same ``write_phh``:
   community card (S11) is ``d db``; the draw is written as PHH orders it, every
   discard (``pN sd``) first and then the new cards, ``??`` for what the viewer did
   not see (a discard's count is public, D7);
-- timeouts (S10) are comments on the forced action and listed in ``_timeouts``;
+- timeouts (S10) are comments on the forced action and listed in ``_timeouts``; an
+  all-in protection timeout (S10), which has no action and no PHH verb, is a
+  commentary-only line, as in the house record (it was once written ``pN cbr 0``,
+  which PokerKit refuses and then "repairs" by dealing ``??`` cards of its own: its
+  ``KeyError: Rank.UNKNOWN`` opening the next street's betting);
+- the 7-A draw under its own variant codes (``poker_rules.phh.DRAW_VARIANTS``), which
+  a reader that does not know the game refuses rather than paying the wrong hand;
 - the showdown in show order (S12): ``pN sm CARDS``, or ``pN sm`` with a comment for
   a hand mucked and not shown to this viewer;
 - ``finishing_stacks`` and ``winnings`` when the hand finished; a voided hand has
@@ -32,11 +38,13 @@ from collections.abc import Sequence
 
 from poker.common.v1 import common_pb2 as common
 from poker.table.v1 import table_pb2 as tpb
+from poker_rules.config import Structure
 from poker_rules.phh import (
-    DRAW_VARIANT,
+    DRAW_VARIANTS,
     STUD_HILO_VARIANT,
     STUD_VARIANT,
     PhhValue,
+    draw_bet_fields,
     write_phh,
 )
 
@@ -142,11 +150,14 @@ class _AllIns:
             if post.seat in self.stacks:
                 self.stacks[post.seat] -= post.amount
         self.folded: set[int] = set()
+        self.protected: set[int] = set()  # all-in protection (S10): acts no more
 
     def action(self, taken: tpb.ActionTaken) -> None:
         self.stacks[taken.seat] = taken.stack
         if taken.action.kind == common.ACTION_KIND_FOLD:
             self.folded.add(taken.seat)
+        elif taken.action.kind == common.ACTION_KIND_UNSPECIFIED and taken.timeout:
+            self.protected.add(taken.seat)  # S10: all in for what is committed
 
     def alive(self) -> list[int]:
         return [seat for seat in self.stacks if seat not in self.folded]
@@ -154,7 +165,8 @@ class _AllIns:
     def betting_closed(self) -> bool:
         """Two or more players left and at most one of them can still bet."""
         alive = self.alive()
-        return len(alive) >= 2 and sum(1 for seat in alive if self.stacks[seat] > 0) <= 1
+        able = [seat for seat in alive if self.stacks[seat] > 0 and seat not in self.protected]
+        return len(alive) >= 2 and len(able) <= 1
 
 
 def history_phh(
@@ -182,11 +194,13 @@ def history_phh(
     fields: dict[str, PhhValue] = {}
     user: dict[str, PhhValue] = {"_game": _GAMES.get(config.game, "unknown")}
     stud = config.game in (common.GAME_STUD, common.GAME_STUD_HILO)
-    fields["variant"] = (
-        (STUD_HILO_VARIANT if config.game == common.GAME_STUD_HILO else STUD_VARIANT)
-        if stud
-        else DRAW_VARIANT
-    )
+    structure = Structure(_STRUCTURES.get(config.structure, "fixed_limit"))
+    if stud:
+        fields["variant"] = (
+            STUD_HILO_VARIANT if config.game == common.GAME_STUD_HILO else STUD_VARIANT
+        )
+    else:
+        fields["variant"] = DRAW_VARIANTS[structure]
     fields["ante_trimming_status"] = True
     fields["antes"] = list(antes)
     if stud:
@@ -199,8 +213,8 @@ def history_phh(
         if n == 2:
             live.reverse()  # PHH reverses the blinds heads-up; D3 already did
         fields["blinds_or_straddles"] = list(live)
-        fields["min_bet"] = config.small_bet
-        user["_structure"] = _STRUCTURES.get(config.structure, "fixed_limit")
+        fields.update(draw_bet_fields(structure, config.small_bet, config.big_bet))
+        user["_structure"] = structure.value
         user["_small_bet"] = config.small_bet
         user["_big_bet"] = config.big_bet
         user["_button_seat"] = started.button_seat
@@ -246,6 +260,15 @@ def history_phh(
             chips.action(taken)
             if taken.action.kind == common.ACTION_KIND_DISCARD:
                 continue  # written from its DrawTaken, with the public count
+            if taken.action.kind == common.ACTION_KIND_UNSPECIFIED:
+                # S10 all-in protection: no action was applied, so no PHH verb (the
+                # house record's commentary); the player acts no more this hand.
+                writer.emit(
+                    f"# {players[taken.seat]} timeout: all-in protection (S10), plays on "
+                    "for the chips already committed"
+                )
+                timeouts.append(index[taken.seat] + 1)
+                continue
             text = _action_text(players[taken.seat], taken.action)
             if taken.timeout:
                 text += " # timeout (S10)"

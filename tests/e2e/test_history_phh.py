@@ -159,7 +159,7 @@ def test_draw_history_counts_others_draws_and_hides_their_cards__D6_D7_G4(room: 
     )
     hand.settle()
     fields = _fields(hand.history(3))
-    assert fields["variant"] == "N2L1D"
+    assert fields["variant"] == "F7A1D"  # the room's own code: no PHH variant is 7-A
     assert (fields["_game"], fields["_structure"]) == ("draw_7a", "fixed_limit")
     assert fields["seats"] == [2, 3, 1]
     assert fields["blinds_or_straddles"] == [50, 100, 0]
