@@ -160,8 +160,9 @@ def test_metrics_of_every_service_move_with_a_hand__S10_S11(room: Room) -> None:
     # The showdown and the hand's report went over the showdown's and the lobby's
     # Session streams, answered OK there.
     for name, method in (("showdown", "settle"), ("lobby", "finish_hand")):
-        calls, labels = f"{name}_session_calls_total", {"method": method, "code": "OK"}
-        assert total(after[name], calls, **labels) > total(before[name], calls, **labels)
+        calls = f"{name}_session_calls_total"
+        on_stream: dict[str, str] = {"method": method, "code": "OK"}
+        assert total(after[name], calls, **on_stream) > total(before[name], calls, **on_stream)
 
 
 # ---------------------------------------------------------------------- the clock (S10)
