@@ -43,7 +43,7 @@ from .draw import POST_DRAW, DrawBetting, Post, default_blinds
 from .engine import Award, BettingHand, Phase
 from .errors import HandOverError, IllegalActionError, InvalidConfigError
 from .pots import Pot, side_pots, uncalled_bet
-from .stud import SEVENTH, StudBetting, bring_in_player_of
+from .stud import SEVENTH, StudBetting, bring_in_player_of, first_to_act
 
 __all__ = [
     "BettingOutcome",
@@ -296,7 +296,7 @@ def _outcome(
     )
     if complete:
         result = hand.result
-        assert result is not None
+        assert result is not None  # type narrowing: a complete hand always has its result
         return BettingOutcome(
             state,
             applied,
@@ -364,24 +364,50 @@ def round_closers(state: BettingState, legal: LegalActions | None) -> tuple[Acti
     return tuple(closers)
 
 
-def showdown_start(state: BettingState, final_round_opened: bool) -> tuple[int | None, bool]:
+def showdown_start(
+    state: BettingState,
+    final_round_opened: bool,
+    upcards: Sequence[Sequence[Card]] = (),
+) -> tuple[int, bool]:
     """S12 / D9: who shows first at the showdown, and whether every hand is shown.
 
     ``final_round_opened``: the last betting round (stud seventh street, the draw's
-    second round) was opened with a player to act.  When it was not (the betting
-    closed before it, players all-in) or any player still in is all-in, every hand
-    is shown, starting with the first player in (None).  Otherwise the last bettor
-    or raiser of that round shows first, or its first player to act when it was
-    checked through; the others may muck a beaten hand.  Mirrors what
-    ``StudHand`` and ``DrawHand`` decide for their own showdowns.
+    second round) was opened with a player to act; ``upcards`` (stud): every
+    player's upcards in dealt order, needed when that round was not opened.
+
+    The order does not depend on all-ins: S12's all-in sentence says that every
+    hand is shown, not that someone else shows first.  When the final round was
+    opened, its last bettor or raiser shows first, or, checked through, its first
+    player to act.  When the betting closed before it (all-ins), nobody acted on
+    it, so the player who would have opened it shows first (README, "Rule decisions"):
+    stud, the best board showing (S6, all-in players included); draw, the first
+    player still in left of the button (D7).  ``all_show``: every hand is shown
+    (the final round was not opened, or a player still in is all-in); otherwise a
+    beaten hand may be mucked.
+
+    Returns the index of the first player to show.  This is the decision
+    ``StudHand`` and ``DrawHand`` make for their own showdowns, from a betting
+    state: the services settle through it, so the two must never differ (the
+    equivalence tests play the same hands both ways).
     """
-    contenders = [i for i, p in enumerate(state.players) if not p.folded]
-    if not final_round_opened or any(state.players[i].all_in for i in contenders):
-        return None, True
-    for first in (state.last_aggressor, state.round_opener):
-        if first is not None and not state.players[first].folded:
-            return first, False
-    return contenders[0], False
+    players = state.players
+    folded = [p.folded for p in players]
+    contenders = [i for i, p in enumerate(players) if not p.folded]
+    if len(contenders) < 2:
+        raise IllegalActionError(f"a showdown needs two players in, not {len(contenders)}")
+    all_show = not final_round_opened or any(players[i].all_in for i in contenders)
+    if final_round_opened:
+        for first in (state.last_aggressor, state.round_opener):
+            if first is not None and not folded[first]:
+                return first, all_show
+    if isinstance(state.config, DrawConfig):
+        return contenders[0], all_show
+    if len(upcards) != len(players):
+        raise InvalidConfigError(
+            f"stud needs every player's upcards to find the best board (S6): "
+            f"{len(upcards)} given for {len(players)} players"
+        )
+    return first_to_act(upcards, folded), all_show
 
 
 def pots_now(state: BettingState) -> tuple[tuple[int, int] | None, list[Pot]]:
@@ -457,7 +483,6 @@ def start_round(
                     raise InvalidConfigError(f"bad forced bet {post!r} for {n} players")
             if big_blind is None or not 0 <= big_blind < n:
                 raise InvalidConfigError(f"big blind player {big_blind} is not in 0..{n - 1}")
-        assert big_blind is not None
         hand._post_forced(posts)
         hand._open_first_round(big_blind)
         return _outcome(state, hand, None, state.version)

@@ -41,13 +41,14 @@ from poker.dealer.v1 import dealer_pb2 as dpb
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.showdown.v1 import showdown_pb2 as spb
 from poker_rules import betting as rules_betting
+from poker_rules.cards import parse_card
 from poker_wire.betting import action_from_pb, state_from_pb
 from service_kit.errors import ServiceError
 from service_kit.logs import get_logger
 
 from . import facts as f
 from .clients import Downstream, DownstreamError
-from .metrics import ACTIONS, DECISION_SECONDS, RIVER_OUTCOMES, TIMEOUTS
+from .metrics import ACTIONS, DECISION_SECONDS, RIVER_OUTCOMES, TIMEOUTS, timeout_policy_label
 
 STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
 DRAW_STREETS = ("pre_draw", "draw", "post_draw")
@@ -55,9 +56,6 @@ SEVENTH = 4
 
 _KIND_NAMES = {v: k.removeprefix("ACTION_KIND_").lower() for k, v in common.ActionKind.items()}
 _GAME_NAMES = {v: k.removeprefix("GAME_").lower() for k, v in common.Game.items()}
-_POLICY_NAMES = {
-    v: k.removeprefix("TIMEOUT_POLICY_").lower() for k, v in common.TimeoutPolicy.items()
-}
 _RIVER_NAMES = {v: k.removeprefix("RIVER_OUTCOME_").lower() for k, v in dpb.RiverOutcome.items()}
 
 Rejection = tuple[grpc.StatusCode, str]
@@ -679,9 +677,7 @@ class HandRunner:
                 resp = await self._betting_or_void(
                     "ApplyTimeout", bpb.ApplyTimeoutRequest(version=version)
                 )
-                TIMEOUTS.labels(
-                    self.game, _POLICY_NAMES.get(h.config.timeout_policy, "default")
-                ).inc()
+                TIMEOUTS.labels(self.game, timeout_policy_label(h.config.timeout_policy)).inc()
                 return await self._applied(seat, resp, timeout=True)
             started = time.perf_counter()
             self._closing = (
@@ -766,9 +762,14 @@ class HandRunner:
     # ------------------------------------------------------------ showdown
 
     async def _showdown(self) -> list[common.Award]:
+        """Settle through the showdown service, in the order the library decides
+        (S12, D9: ``showdown_start``, the same decision ``StudHand`` and
+        ``DrawHand`` make; stud needs the upcards for the S6 best board when the
+        betting closed before seventh street)."""
         h = self.hand
         state, _ = state_from_pb(h.state)
-        first, all_show = rules_betting.showdown_start(state, self.final_round_opened)
+        upcards = [[parse_card(c) for c in pc.up] for pc in h.cards] if h.is_stud else []
+        first, all_show = rules_betting.showdown_start(state, self.final_round_opened, upcards)
         settled: spb.SettleResponse = await self.call(
             "showdown",
             "Settle",
@@ -780,7 +781,7 @@ class HandRunner:
                 ],
                 community_card=h.community_card,
                 pots=h.pots,
-                first_to_show_seat=h.seats[first] if first is not None else 0,
+                first_to_show_seat=h.seats[first],
                 all_show=all_show,
             ),
         )
