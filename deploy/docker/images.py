@@ -14,7 +14,7 @@ hash of everything that goes into it (the Dockerfile, the base recipe, the pinne
 requirements, every file copied), and ``cardroom/<service>:dev`` (the name the
 Kubernetes manifests use).  When the five ``<inputs>`` tags exist nothing is
 built, so ``make test`` pays for a build only after a change; older ``<inputs>``
-tags are removed.  The container tests (``tests/containers``) compute the same
+tags are removed.  The container tests (``tests/system/containers``) compute the same
 tags with :func:`image_refs`, so they always test the images of this tree.
 """
 

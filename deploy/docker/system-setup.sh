@@ -2,11 +2,11 @@
 # What `make test` needs from the machine, installed and started when missing
 # (`make system-setup`, a prerequisite of `make test` and `make images`):
 #
-# - prometheus (promtool) for tests/monitoring: Debian's package; its own service
+# - prometheus (promtool) for tests/ops/monitoring: Debian's package; its own service
 #   must not start (policy-rc.d answers 101 while apt runs);
 # - docker.io (the engine; Debian bookworm's is 20.10) and debootstrap (the base
 #   images are made locally: no registry is reachable);
-# - postgresql, whose binaries the lobby's PostgreSQL tests run (tests/postgres.py);
+# - postgresql, whose binaries the lobby's PostgreSQL tests run (tests/support/postgres.py);
 # - dockerd, started in the background when its socket does not answer, without
 #   a bridge or iptables rules (every container uses the host's network), logging
 #   to /var/log/cardroom-dockerd.log.
@@ -23,7 +23,7 @@ command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
 # The lobby's tests on PostgreSQL start a throwaway server from the package's
-# binaries (tests/postgres.py); the package's own cluster stays down.
+# binaries (tests/support/postgres.py); the package's own cluster stays down.
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "system-setup: apt-get install ${missing[*]}" >&2

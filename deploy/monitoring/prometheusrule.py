@@ -5,7 +5,7 @@
 
 The rules file stays the one source (promtool checks and unit-tests it, the local
 Prometheus loads it); this object is how an operator-managed Prometheus loads the
-same groups.  tests/deploy checks the committed object is what this script writes.
+same groups.  tests/ops/deploy checks the committed object is what this script writes.
 """
 
 from __future__ import annotations

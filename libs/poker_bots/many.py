@@ -29,7 +29,7 @@ import grpc
 from grpc import aio
 
 from poker.table.v1 import table_pb2, table_pb2_grpc
-from service_kit.batches import drain
+from poker_wire.batching import drain
 
 
 def _error(code: grpc.StatusCode, details: str) -> aio.AioRpcError:

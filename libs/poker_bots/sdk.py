@@ -367,7 +367,7 @@ class _Session:
                     self.stats.stopped_by = self.stats.stopped_by or "eof"
                     self.done = True
                     break
-                assert isinstance(msg, table_pb2.TableEvent)
+                assert isinstance(msg, table_pb2.TableEvent)  # type narrowing: the stub's type
                 got_message = True
                 self.last_io = time.monotonic()
                 await self.handle(msg)
@@ -455,7 +455,9 @@ class _Session:
                 action = await self.bot.act(self.view, legal)  # type: ignore[misc]
             else:
                 action = self.bot.act(self.view, legal)
-            assert isinstance(action, common_pb2.Action)
+            if not isinstance(action, common_pb2.Action):
+                got = type(action).__name__
+                raise TypeError(f"act must return a poker.common.v1.Action, not a {got}")
         except Exception:
             log.exception("bot %r failed on %s", self.bot, describe(legal))
             stats.bot_errors += 1

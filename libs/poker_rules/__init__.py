@@ -2,7 +2,7 @@
 
 Cards and decks, hand evaluators, and exact hand state machines for Seven Card
 Stud, Seven Card Stud Hi-Lo eight-or-better and Five Card Draw 7-A, following the
-rule book ``RULES.md`` (rule IDs G*, S*, H*, D*).  Services translate protos to
+rule book ``docs/rules.md`` (rule IDs G*, S*, H*, D*).  Services translate protos to
 this library and back; the same code runs in tests, locally and in containers.
 """
 
@@ -11,7 +11,7 @@ from .cards import Card, card_str, cards_str, parse_card, parse_cards, short_dec
 from .config import DrawConfig, Game, RiverShortage, Structure, StudConfig, TimeoutPolicy
 from .deck import Deck
 from .draw import DrawHand, Post
-from .engine import Award, BettingHand, Event, HandResult, Phase
+from .engine import Award, BettingHand, HandResult, Phase
 from .errors import (
     DeckExhaustedError,
     HandOverError,
@@ -20,6 +20,7 @@ from .errors import (
     NotYourTurnError,
     RulesError,
 )
+from .events import Event
 from .pots import Pot
 from .replay import apply_all, new_hand, replay
 from .stud import StudHand

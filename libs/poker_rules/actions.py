@@ -9,6 +9,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar, Final
 
+from .errors import InvalidConfigError
+
 
 class ActionKind(StrEnum):
     """What a player does when it is their turn."""
@@ -180,7 +182,8 @@ class LegalActions(Record):
         if kind not in self.kinds:
             return f"{kind.value} is not allowed now; allowed: {self.describe()}"
         if kind in (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE):
-            assert self.min_to is not None and self.max_to is not None
+            if self.min_to is None or self.max_to is None:
+                raise InvalidConfigError(f"this menu offers {kind.value} without min_to and max_to")
             if type(action.amount) is not int:  # money is whole chips, never floats
                 return f"{kind.value} amount must be an int of chips, got {action.amount!r}"
             if self.to_choices:
@@ -193,7 +196,8 @@ class LegalActions(Record):
                     f"got {action.amount}"
                 )
         if kind is ActionKind.DISCARD:
-            assert self.max_discards is not None
+            if self.max_discards is None:
+                raise InvalidConfigError("this menu offers discard without max_discards")
             if len(action.cards) > self.max_discards:
                 return f"at most {self.max_discards} cards may be discarded"
             if len(set(action.cards)) != len(action.cards):

@@ -54,6 +54,7 @@ __all__ = [
     "legal_actions",
     "new_state",
     "restore",
+    "showdown_first",
     "showdown_start",
     "snapshot",
     "start_round",
@@ -273,7 +274,13 @@ def restore(state: BettingState) -> StudBetting | DrawBetting:
 
 
 def new_state(config: GameConfig, stacks: Sequence[int]) -> BettingState:
-    """A hand before anything is posted (version 0): give it to ``start_round``."""
+    """A hand before anything is posted (version 0): give it to ``start_round``.
+
+    >>> from poker_rules import StudConfig
+    >>> state = new_state(StudConfig(), [1000, 1000, 1000])
+    >>> state.version, state.to_act, [p.stack for p in state.players]
+    (0, None, [1000, 1000, 1000])
+    """
     config.validate()
     return BettingState(config=config, players=tuple(PlayerBetting(stack=s) for s in stacks))
 
@@ -373,22 +380,43 @@ def showdown_start(
 
     ``final_round_opened``: the last betting round (stud seventh street, the draw's
     second round) was opened with a player to act; ``upcards`` (stud): every
-    player's upcards in dealt order, needed when that round was not opened.
-
-    The order does not depend on all-ins: S12's all-in sentence says that every
-    hand is shown, not that someone else shows first.  When the final round was
-    opened, its last bettor or raiser shows first, or, checked through, its first
-    player to act.  When the betting closed before it (all-ins), nobody acted on
-    it, so the player who would have opened it shows first (README, "Rule decisions"):
-    stud, the best board showing (S6, all-in players included); draw, the first
-    player still in left of the button (D7).  ``all_show``: every hand is shown
-    (the final round was not opened, or a player still in is all-in); otherwise a
-    beaten hand may be mucked.
+    player's upcards in dealt order, needed when no player of that round decides
+    (``showdown_first`` returns None).
 
     Returns the index of the first player to show.  This is the decision
     ``StudHand`` and ``DrawHand`` make for their own showdowns, from a betting
     state: the services settle through it, so the two must never differ (the
     equivalence tests play the same hands both ways).
+    """
+    first, all_show = showdown_first(state, final_round_opened)
+    if first is not None:
+        return first, all_show
+    players = state.players
+    if len(upcards) != len(players):
+        raise InvalidConfigError(
+            f"stud needs every player's upcards to find the best board (S6): "
+            f"{len(upcards)} given for {len(players)} players"
+        )
+    return first_to_act(upcards, [p.folded for p in players]), all_show
+
+
+def showdown_first(state: BettingState, final_round_opened: bool) -> tuple[int | None, bool]:
+    """``showdown_start`` as far as the betting decides it, without the cards.
+
+    The order does not depend on all-ins: S12's all-in sentence says that every
+    hand is shown, not that someone else shows first.  When the final round was
+    opened, its last bettor or raiser shows first, or, checked through, its first
+    player to act.  When the betting closed before it (all-ins), nobody acted on
+    it, so the player who would have opened it shows first (docs/rule-decisions.md):
+    stud, the best board showing (S6, all-in players included); draw, the first
+    player still in left of the button (D7).  ``all_show``: every hand is shown
+    (the final round was not opened, or a player still in is all-in); otherwise a
+    beaten hand may be mucked.
+
+    Returns the index of the first player to show, or None when the stud best
+    board decides (S6 over the final upcards, ``stud.first_to_act``): the betting
+    service answers before the rest of the board is dealt out, so the dealer of
+    the board looks it up.
     """
     players = state.players
     folded = [p.folded for p in players]
@@ -402,12 +430,7 @@ def showdown_start(
                 return first, all_show
     if isinstance(state.config, DrawConfig):
         return contenders[0], all_show
-    if len(upcards) != len(players):
-        raise InvalidConfigError(
-            f"stud needs every player's upcards to find the best board (S6): "
-            f"{len(upcards)} given for {len(players)} players"
-        )
-    return first_to_act(upcards, folded), all_show
+    return None, all_show
 
 
 def pots_now(state: BettingState) -> tuple[tuple[int, int] | None, list[Pot]]:
@@ -425,6 +448,18 @@ def apply_action(state: BettingState, action: Action, player: int | None = None)
     Raises ``HandOverError``, ``NotYourTurnError`` or ``IllegalActionError`` (whose
     message says what is allowed) exactly as the hand does; ``state`` is never
     changed (it is immutable).
+
+    S5: the bring-in posts 50 and passes the turn; the new state has the next
+    version, and the old one is as it was.
+
+    >>> from poker_rules import Action, StudConfig, parse_cards
+    >>> doors = [[c] for c in parse_cards("6s 8d 9c")]
+    >>> opened = start_round(new_state(StudConfig(), [1000, 1000, 1000]), 0, doors).state
+    >>> after = apply_action(opened, Action.bring_in())
+    >>> after.state.to_act, after.state.version, opened.version
+    (1, 1, 0)
+    >>> [p.stack for p in after.state.players]  # antes of 25 (S3), then the bring-in
+    [925, 975, 975]
     """
     hand = restore(state)
     hand.act(action, player)
@@ -458,6 +493,12 @@ def start_round(
     blinds, entry and make-up blinds, dead money; player indexes) and the big
     blind's player (required with posts, as ``DrawHand`` takes them), instead of
     the default blinds of D3.
+
+    >>> from poker_rules import StudConfig, parse_cards
+    >>> state = new_state(StudConfig(), [1000, 1000, 1000])
+    >>> opened = start_round(state, 0, [[c] for c in parse_cards("9c 8d 6s")])
+    >>> opened.state.to_act, opened.state.bring_in_player  # S5: the 6s brings in
+    (2, 2)
     """
     if state.phase is Phase.COMPLETE:
         raise HandOverError("the hand is over; no round can start")

@@ -46,7 +46,18 @@ def suit_of(card: Card) -> int:
 
 
 def parse_card(text: str) -> Card:
-    """Parse ``"As"``, ``"td"``, ``"7c"`` (rank then suit, case-insensitive rank)."""
+    """Parse ``"As"``, ``"td"``, ``"7c"`` (rank then suit, case-insensitive rank).
+
+    A card is ``rank_index * 4 + suit``: ints order by rank, then by suit (G2:
+    clubs, diamonds, hearts, spades).
+
+    >>> parse_card("2c"), parse_card("2d"), parse_card("As")
+    (0, 1, 51)
+    >>> parse_card("Xx")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown card 'Xx': rank must be one of 23456789TJQKA, suit one of cdhs
+    """
     if len(text) != 2:
         raise ValueError(f"a card is two characters like 'As' or 'Tc', got {text!r}")
     rank = RANK_CHARS.find(text[0].upper())
@@ -59,7 +70,13 @@ def parse_card(text: str) -> Card:
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
-    """Parse ``"As Kd 7c"``, ``"AsKd7c"`` or a list of two-character strings."""
+    """Parse ``"As Kd 7c"``, ``"AsKd7c"`` or a list of two-character strings.
+
+    >>> parse_cards("As Kd 7c") == parse_cards("AsKd7c") == parse_cards(["As", "Kd", "7c"])
+    True
+    >>> cards_str(parse_cards("td 2C"))
+    'Td2c'
+    """
     if isinstance(text, str):
         compact = text.replace(" ", "").replace(",", "")
         if len(compact) % 2:

@@ -1,4 +1,4 @@
-"""Game configurations: everything RULES.md calls *configurable*, with its default.
+"""Game configurations: everything docs/rules.md calls *configurable*, with its default.
 
 A configuration plus a deck seed plus an action list reproduces a hand exactly.
 """

@@ -20,9 +20,10 @@ from .actions import Action, LegalActions
 from .cards import Card, short_deck
 from .config import DrawConfig, Structure
 from .deck import Deck
-from .engine import DISCARD, Award, BettingHand, Event, Phase, check_stacks
+from .engine import DISCARD, Award, BettingHand, Phase, check_stacks
 from .errors import IllegalActionError, InvalidConfigError
 from .evaluate import short_deck_rank
+from .events import Burn, Deal, Draw, Muck, Reshuffle, Show
 from .pots import Pot
 from .showdown import award_pots, show_order, shows_or_mucks
 
@@ -168,6 +169,21 @@ class DrawHand(DrawBetting):
 
     ``posts`` and ``big_blind_player`` let the lobby apply dead-button and
     missed-blind decisions (B1-B5); by default the blinds are those of D3.
+
+    D3: the small and big blind sit left of the button; D5: the player left of the
+    big blind opens; D6: after the first round the players draw, from the left.
+
+    >>> from poker_rules import Action, DrawConfig, DrawHand
+    >>> hand = DrawHand(DrawConfig(), [1000, 1000, 1000], seed=3)
+    >>> hand.bets
+    [50, 100, 0]
+    >>> hand.to_act, hand.legal_actions().describe()
+    (2, 'fold, call 100, raise to 200')
+    >>> hand.act(Action.call())
+    >>> hand.act(Action.call())
+    >>> hand.act(Action.check())
+    >>> hand.phase.value, hand.to_act, hand.legal_actions().describe()
+    ('drawing', 0, 'discard 0..5 cards')
     """
 
     def __init__(
@@ -193,7 +209,6 @@ class DrawHand(DrawBetting):
             posts, big_blind_player = default_blinds(config, n)
         elif big_blind_player is None:
             raise InvalidConfigError("custom posts need the big_blind_player")
-        assert big_blind_player is not None
         if not 0 <= big_blind_player < n:
             raise InvalidConfigError(f"big_blind_player {big_blind_player} is not a player")
         self.big_blind_player = big_blind_player
@@ -207,7 +222,7 @@ class DrawHand(DrawBetting):
             for i in range(self.n):
                 card = self.deck.deal()
                 self.hands[i].append(card)
-                self.events.append(Event("deal", i, cards=(card,), street=self.street))
+                self.events.append(Deal(i, (card,), False, self.street))
 
     # ------------------------------------------------------------ the draw
 
@@ -221,7 +236,7 @@ class DrawHand(DrawBetting):
     def _burn_before_draw(self) -> None:
         if self.config.burn_before_draw:
             card = self.deck.burn()
-            self.events.append(Event("burn", cards=(card,), street=self.street))
+            self.events.append(Burn((card,), self.street))
 
     def act(self, action: Action, player: int | None = None) -> None:
         if (
@@ -252,15 +267,13 @@ class DrawHand(DrawBetting):
         k = len(thrown)
         new, reshuffled = self.deck.draw(thrown)
         if reshuffled:
-            self.events.append(Event("reshuffle", i, note="draw", street=self.street))
+            self.events.append(Reshuffle("draw", self.street, i))
         hand = self.hands[i]
         for c in thrown:
             hand.remove(c)
         hand.extend(new)
         self.draw_counts[i] = k
-        self.events.append(
-            Event("draw", i, k, cards=tuple(thrown), new_cards=tuple(new), street=self.street)
-        )
+        self.events.append(Draw(i, tuple(thrown), tuple(new), self.street))
 
     @property
     def discards(self) -> list[Card]:
@@ -290,9 +303,9 @@ class DrawHand(DrawBetting):
             all_show = any(self.all_in[i] for i in contenders)
             shown, mucked = shows_or_mucks(order, pots, values, None, all_show=all_show)
         for i in shown:
-            self.events.append(Event("show", i, cards=tuple(self.hands[i])))
+            self.events.append(Show(i, tuple(self.hands[i])))
         for i in mucked:
-            self.events.append(Event("muck", i, cards=tuple(self.hands[i])))
+            self.events.append(Muck(i, tuple(self.hands[i])))
         return awards, shown, mucked
 
     def hand_cards(self, i: int) -> list[Card]:

@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any
 
-from .actions import Action, ActionKind, LegalActions, Record
-from .cards import Card
+from .actions import Action, ActionKind, LegalActions
 from .config import Structure, TimeoutPolicy
 from .errors import HandOverError, IllegalActionError, InvalidConfigError, NotYourTurnError
+from .events import Act, Ante, Blind, DeadBlind, Event, Timeout, Uncalled, Win
 from .pots import Pot, side_pots, uncalled_bet
 
 FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET, RAISE, DISCARD = (
@@ -47,43 +47,6 @@ class Phase(StrEnum):
     BETTING = "betting"
     DRAWING = "drawing"
     COMPLETE = "complete"
-
-
-class Event(Record):
-    """One entry of the hand's log, the raw material of histories and player views.
-
-    ``kind`` is one of: ``ante``, ``blind`` (live forced bet), ``dead`` (dead
-    money), ``deal`` (``cards`` to ``player``; ``up`` says face up), ``community``,
-    ``burn``, ``reshuffle``, ``street``, ``action``, ``timeout``, ``draw``
-    (``cards`` discarded, ``new_cards`` received), ``return`` (uncalled bet),
-    ``show``, ``muck``, ``win``.
-    ``street`` numbers betting rounds from 0.  Burned cards are recorded for the
-    audit trail only; views must never pass them to players (G4).
-    """
-
-    _fields = ("kind", "player", "amount", "cards", "up", "action", "street", "new_cards", "note")
-
-    def __init__(
-        self,
-        kind: str,
-        player: int = -1,
-        amount: int = 0,
-        cards: tuple[Card, ...] = (),
-        up: bool = False,
-        action: Action | None = None,
-        street: int = 0,
-        new_cards: tuple[Card, ...] = (),
-        note: str = "",
-    ) -> None:
-        self.kind: Final = kind
-        self.player: Final = player
-        self.amount: Final = amount
-        self.cards: Final = cards
-        self.up: Final = up
-        self.action: Final = action
-        self.street: Final = street
-        self.new_cards: Final = new_cards
-        self.note: Final = note
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +74,17 @@ class HandResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def net(self, starting_stacks: Sequence[int]) -> list[int]:
-        """Each player's win (+) or loss (-) for the hand."""
+        """Each player's win (+) or loss (-) for the hand.
+
+        G6: an uncalled bet goes back before the pot is won.
+
+        >>> from poker_rules import Action, StudConfig, StudHand
+        >>> hand = StudHand(StudConfig(), [1000, 1000], seed=5)
+        >>> hand.act(Action.bring_in())
+        >>> hand.act(Action.fold())
+        >>> hand.result.net(hand.starting_stacks)
+        [-25, 25]
+        """
         return [f - s for f, s in zip(self.final_stacks, starting_stacks, strict=True)]
 
 
@@ -189,7 +162,15 @@ class BettingHand:
         return not self.folded[i] and not self.all_in[i]
 
     def legal_actions(self) -> LegalActions:
-        """The menu for the player to act (see ``LegalActions``)."""
+        """The menu for the player to act (see ``LegalActions``).
+
+        S5: the lowest door card must bring in, or may complete to the small bet.
+
+        >>> from poker_rules import StudConfig, StudHand
+        >>> menu = StudHand(StudConfig(), [1000, 1000, 1000], seed=7).legal_actions()
+        >>> menu.player, menu.bring_in_amount, menu.raise_kind.value, menu.to_choices
+        (0, 50, 'complete', (100,))
+        """
         if self.phase is Phase.COMPLETE or self.to_act is None:
             raise HandOverError("the hand is over; no action is possible")
         cached = self._legal_cache
@@ -227,7 +208,7 @@ class BettingHand:
             self._mark_all_in(i)
         self.stacks[i] = stack - amount
         self.totals[i] += amount
-        self.events.append(Event("ante", i, amount))
+        self.events.append(Ante(i, amount))
         return amount
 
     def post_blind(self, i: int, amount: int, *, live: bool = True) -> int:
@@ -235,7 +216,7 @@ class BettingHand:
         posted = self._put(i, amount, live)
         if live and self.bets[i] > self.current_bet:
             self.current_bet = self.bets[i]
-        self.events.append(Event("blind" if live else "dead", i, posted))
+        self.events.append(Blind(i, posted) if live else DeadBlind(i, posted))
         return posted
 
     # ------------------------------------------------------------ rounds
@@ -372,7 +353,23 @@ class BettingHand:
         """Apply ``action`` for the player to act.  Validates fully first.
 
         ``player`` (optional) must be the player to act; a mismatch raises
-        ``NotYourTurnError`` and changes nothing.
+        ``NotYourTurnError`` and changes nothing.  S7: each fixed-limit bet and raise
+        is one step of exactly the street's size, so the menu names that amount.
+
+        >>> from poker_rules import Action, StudConfig, StudHand
+        >>> hand = StudHand(StudConfig(), [1000, 1000, 1000], seed=7)
+        >>> hand.act(Action.bring_in())
+        >>> hand.act(Action.raise_to(500))
+        Traceback (most recent call last):
+        ...
+        poker_rules.errors.IllegalActionError: raise is not allowed now; allowed: fold, call 50, ...
+        >>> hand.act(Action.call(), player=0)
+        Traceback (most recent call last):
+        ...
+        poker_rules.errors.NotYourTurnError: it is player 1's turn, not player 0's
+        >>> hand.act(Action.complete(100), player=1)
+        >>> hand.to_act, hand.current_bet
+        (2, 100)
         """
         if self.phase is Phase.COMPLETE or self.to_act is None:
             raise HandOverError("the hand is over; no action is possible")
@@ -388,7 +385,7 @@ class BettingHand:
 
     def _apply(self, i: int, action: Action) -> None:
         """Apply a validated action (games extend this for bring-in and draws)."""
-        self.events.append(Event("action", i, action.amount, action=action, street=self.street))
+        self.events.append(Act(i, action, action.amount, self.street))
         kind = action.kind
         self._legal_cache = None
         if kind is FOLD:
@@ -467,7 +464,13 @@ class BettingHand:
         """The action clock ran out for the player to act (S10).
 
         Returns the action applied on the player's behalf, or ``None`` when the
-        player was made all-in by ALL_IN_PROTECTION.
+        player was made all-in by ALL_IN_PROTECTION.  A bring-in posts itself (S5);
+        a player with no chips in by choice is folded.
+
+        >>> from poker_rules import StudConfig, StudHand
+        >>> hand = StudHand(StudConfig(), [1000, 1000, 1000], seed=7)
+        >>> hand.timeout().kind.value, hand.timeout().kind.value, hand.to_act
+        ('bring_in', 'fold', 2)
         """
         if self.phase is Phase.COMPLETE or self.to_act is None:
             raise HandOverError("the hand is over; nobody is on the clock")
@@ -483,7 +486,7 @@ class BettingHand:
                 forced = Action.check()
             else:  # S10: otherwise the hand is folded
                 forced = Action.fold()
-        self.events.append(Event("timeout", i, street=self.street))
+        self.events.append(Timeout(i, self.street))
         self._apply(i, forced)
         return forced
 
@@ -493,7 +496,7 @@ class BettingHand:
 
     def _protect(self, i: int) -> None:
         """S10 all-in protection: play on for what is committed, act no more."""
-        self.events.append(Event("timeout", i, street=self.street, note="all_in_protection"))
+        self.events.append(Timeout(i, self.street, all_in_protection=True))
         self._mark_all_in(i)
         self.protected[i] = True
         self.pending[i] = False
@@ -513,26 +516,23 @@ class BettingHand:
             p, amount = uncalled
             totals[p] -= amount
             self.stacks[p] += amount
-            self.events.append(Event("return", p, amount))
-        if showdown:
-            pots = side_pots(totals, self.folded, self.dead)
-        else:
-            # Everyone else folded: every layer has the winner as its only eligible
-            # player, so side_pots would merge them into this one pot anyway.
-            assert winner is not None
-            in_pot = sum(totals) + self.dead
-            pots = [Pot(in_pot, (winner,))] if in_pot else []
-        awards: list[Award] = []
+            self.events.append(Uncalled(p, amount))
         shown: list[int] = []
         mucked: list[int] = []
         if showdown:
+            pots = side_pots(totals, self.folded, self.dead)
             awards, shown, mucked = self._showdown(pots)
         else:
-            assert winner is not None
+            if winner is None:
+                raise IllegalActionError("a hand settled without a showdown needs its winner")
+            # Everyone else folded: every layer has the winner as its only eligible
+            # player, so side_pots would merge them into this one pot anyway.
+            in_pot = sum(totals) + self.dead
+            pots = [Pot(in_pot, (winner,))] if in_pot else []
             awards = [Award(k, winner, pot.amount) for k, pot in enumerate(pots)]
         for a in awards:
             self.stacks[a.player] += a.amount
-            self.events.append(Event("win", a.player, a.amount, note=a.half))
+            self.events.append(Win(a.player, a.amount, a.pot, a.half))
         self.to_act = None
         self.pending = [False] * self.n
         contributed = list(self.totals)

@@ -44,6 +44,11 @@ def side_pots(contributions: Sequence[int], folded: Sequence[bool], dead: int = 
     ``dead`` money (B3's dead small blind) goes to the main pot and makes nobody
     eligible for anything.  Adjacent layers with the same eligible players are
     merged, as a dealer would.  Call after returning the uncalled bet.
+
+    >>> side_pots([100, 300, 300], [False, False, False])  # player 0 all-in for 100
+    [Pot(amount=300, eligible=(0, 1, 2)), Pot(amount=400, eligible=(1, 2))]
+    >>> side_pots([100, 300, 300], [False, True, False], dead=50)  # B3: dead money
+    [Pot(amount=350, eligible=(0, 2)), Pot(amount=400, eligible=(2,))]
     """
     levels = sorted({c for c, f in zip(contributions, folded, strict=True) if not f and c > 0})
     pots: list[Pot] = []

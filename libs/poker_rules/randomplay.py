@@ -8,6 +8,7 @@ import random
 
 from .actions import Action, ActionKind, LegalActions
 from .cards import Card
+from .errors import InvalidConfigError
 
 
 def pick(n: int, rng: random.Random) -> int:
@@ -30,7 +31,8 @@ def random_action(legal: LegalActions, hand_cards: list[Card], rng: random.Rando
             if len(choices) == 1:
                 return Action(kind, choices[0])
             return Action(kind, choices[pick(len(choices), rng)])
-        assert legal.min_to is not None and legal.max_to is not None
+        if legal.min_to is None or legal.max_to is None:
+            raise InvalidConfigError(f"the menu offers {kind.value} without min_to and max_to")
         roll = rng.random()
         if roll < 0.25:
             amount = legal.min_to
@@ -40,7 +42,8 @@ def random_action(legal: LegalActions, hand_cards: list[Card], rng: random.Rando
             amount = legal.min_to + pick(legal.max_to - legal.min_to + 1, rng)
         return Action(kind, amount)
     if kind is ActionKind.DISCARD:
-        assert legal.max_discards is not None
+        if legal.max_discards is None:
+            raise InvalidConfigError("the menu offers discard without max_discards")
         k = rng.randint(0, min(legal.max_discards, len(hand_cards)))
         return Action(kind, 0, tuple(rng.sample(hand_cards, k)))
     return Action(kind)

@@ -41,7 +41,20 @@ def replay(
     seed: int,
     actions: Iterable[tuple[int, Action | None]],
 ) -> StudHand | DrawHand:
-    """Rebuild a hand from its configuration, seed and action list."""
+    """Rebuild a hand from its configuration, seed and action list.
+
+    A hand is its configuration, stacks, seed and actions (timeouts included, S10):
+    the same four give the same hand, card for card.
+
+    >>> from poker_rules import Action, StudConfig, StudHand
+    >>> hand = StudHand(StudConfig(), [1000, 1000], seed=5)
+    >>> hand.act(Action.bring_in())
+    >>> hand.timeout()  # S10: no chips in by choice, the hand is folded
+    Action(kind=<ActionKind.FOLD: 'fold'>, amount=0, cards=())
+    >>> again = replay(StudConfig(), [1000, 1000], 5, hand.actions)
+    >>> again.events == hand.events and again.stacks == hand.stacks
+    True
+    """
     hand = new_hand(config, stacks, seed)
     apply_all(hand, actions)
     return hand

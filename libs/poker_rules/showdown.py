@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .engine import Award
+from .errors import InvalidConfigError
 from .pots import Pot, split_pot
 
 OddChipOrder = Callable[[list[int]], list[int]]
@@ -59,7 +60,8 @@ def award_pots(
             for p, amount in split_pot(pot.amount, high_order(high_winners)):
                 awards.append(Award(k, p, amount))
             continue
-        assert low_order is not None
+        if low_order is None:
+            raise InvalidConfigError("a pot with a low half needs low_order (H5: the odd chip)")
         low_half = pot.amount // 2
         high_half = pot.amount - low_half  # H5: the odd chip plays high
         for p, amount in split_pot(high_half, high_order(high_winners)):

@@ -16,8 +16,9 @@ from .actions import Action, ActionKind, LegalActions
 from .cards import ACE, Card, standard_deck
 from .config import StudConfig
 from .deck import Deck
-from .engine import BRING_IN, COMPLETE, FOLD, Award, BettingHand, Event, Phase, check_stacks
+from .engine import BRING_IN, COMPLETE, FOLD, Award, BettingHand, Phase, check_stacks
 from .evaluate import board_rank, high_rank, low_rank
+from .events import Act, Burn, Community, Deal, Muck, NewStreet, Reshuffle, Show
 from .pots import Pot
 from .showdown import award_pots, show_order, shows_or_mucks
 
@@ -184,7 +185,7 @@ class StudBetting(BettingHand):
         """S5: a forced bet; it is not voluntary and the poster gets no option."""
         self._legal_cache = None
         posted = self._put(i, min(self.config.bring_in, self.stacks[i]))
-        self.events.append(Event("action", i, posted, action=action, street=self.street))
+        self.events.append(Act(i, action, posted, self.street))
         self.current_bet = max(self.current_bet, self.bets[i])
         self.pending[i] = False
         if posted >= self.config.small_bet:
@@ -207,6 +208,21 @@ class StudHand(StudBetting):
     ``stacks`` are the players dealt in, index 0 being the first seat left of the
     dealer (G5).  The deck is shuffled from ``seed`` (reproducible) or from the
     CSPRNG when ``seed`` is None; pass ``deck`` to deal a preset order.
+
+    S5: the lowest door card brings in; when everyone else folds, the uncalled
+    bring-in goes back and the antes are won without a showdown (G6).
+
+    >>> from poker_rules import Action, StudConfig, StudHand, cards_str
+    >>> hand = StudHand(StudConfig(), [1000, 1000, 1000], seed=7)
+    >>> [cards_str(hand.upcards(i)) for i in range(3)]  # S4: two down, one up
+    ['6s', '8d', '9c']
+    >>> hand.to_act, hand.legal_actions().describe()
+    (0, 'bring_in 50, complete to 100')
+    >>> hand.act(Action.bring_in())
+    >>> hand.act(Action.fold())
+    >>> hand.act(Action.fold())
+    >>> hand.is_over, hand.result.uncalled, hand.result.final_stacks
+    (True, (0, 50), [1050, 975, 975])
     """
 
     def __init__(
@@ -240,11 +256,11 @@ class StudHand(StudBetting):
         self.up[i].append(up)
         if up:
             self.boards[i].append(card)
-        self.events.append(Event("deal", i, cards=(card,), up=up, street=self.street))
+        self.events.append(Deal(i, (card,), up, self.street))
 
     def _burn(self) -> None:
         card = self.deck.burn()
-        self.events.append(Event("burn", cards=(card,), street=self.street))
+        self.events.append(Burn((card,), self.street))
 
     def upcards(self, i: int) -> list[Card]:
         """Player i's face-up cards (what everyone sees)."""
@@ -281,19 +297,19 @@ class StudHand(StudBetting):
         events = self.events
         burned = deal.burned
         if deal.outcome == "normal":
-            events.append(Event("burn", cards=(burned[0],), street=street))
+            events.append(Burn((burned[0],), street))
         cards = deal.cards
         served = deal.served_from_stub
         for k, i in enumerate(alive[:served]):
             self._give(i, cards[k], False)
         if deal.outcome != "normal":
             note = "stub_first" if deal.outcome == "stub_first" else "river"
-            events.append(Event("reshuffle", note=note, street=street))
+            events.append(Reshuffle(note, street))
         if deal.outcome == "stub_first":
-            events.append(Event("burn", cards=(burned[0],), street=street))
+            events.append(Burn((burned[0],), street))
         if deal.community is not None:
             self.community = deal.community
-            events.append(Event("community", cards=(deal.community,), up=True, street=street))
+            events.append(Community((deal.community,), street))
             return
         for k in range(served, len(alive)):
             self._give(alive[k], cards[k], False)
@@ -311,7 +327,7 @@ class StudHand(StudBetting):
                 self._settle(showdown=True)
                 return
             self.street += 1
-            self.events.append(Event("street", street=self.street))
+            self.events.append(NewStreet(self.street))
             self._deal_street()
             if self._betting_closed():
                 continue  # S12: all-in, deal the rest out without betting
@@ -365,9 +381,9 @@ class StudHand(StudBetting):
         all_show = self.final_street_opener is None or any(self.all_in[i] for i in contenders)
         shown, mucked = shows_or_mucks(order, pots, high, low, all_show=all_show)
         for i in shown:
-            self.events.append(Event("show", i, cards=tuple(self.cards[i])))
+            self.events.append(Show(i, tuple(self.cards[i])))
         for i in mucked:
-            self.events.append(Event("muck", i, cards=tuple(self.cards[i])))
+            self.events.append(Muck(i, tuple(self.cards[i])))
         return awards, shown, mucked
 
     def _first_to_show(self, contenders: list[int]) -> int:

@@ -2,19 +2,22 @@
 
 Every request field a service reads passes through here first: cards from
 ``"As"`` strings, enums, game configurations, ids and amounts.  A bad value raises
-``service_kit.InvalidArgumentError`` whose message names the field and says what is
-allowed, so every service rejects malformed input the same way (INVALID_ARGUMENT)
-before the library sees it.
+``poker_wire.WireError`` whose message names the field and says what is allowed;
+every service reports it the same way (INVALID_ARGUMENT) before the library sees
+the value.  Client-side code (bots, the CLI) uses the same checks, so nothing here
+imports server plumbing.
 """
 
 from .cards import card_list, card_strs, one_card
 from .checks import MAX_CHIPS, MAX_ID_LENGTH, check_chips, check_count, check_id
 from .config import game_config
 from .enums import game_of, river_shortage_of
+from .errors import WireError
 
 __all__ = [
     "MAX_CHIPS",
     "MAX_ID_LENGTH",
+    "WireError",
     "card_list",
     "card_strs",
     "check_chips",

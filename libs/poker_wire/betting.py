@@ -18,12 +18,12 @@ from poker_rules.cards import Card, card_str
 from poker_rules.config import DrawConfig, Game, RiverShortage, Structure, StudConfig
 from poker_rules.engine import Award, Phase
 from poker_rules.pots import Pot
-from service_kit.errors import InvalidArgumentError
 
 from .cards import card_list
 from .checks import MAX_CHIPS, check_chips, check_count
 from .config import game_config
 from .enums import GAME_VALUES, RIVER_SHORTAGES, STRUCTURES, TIMEOUT_POLICIES, enum_value
+from .errors import WireError
 
 MAX_SEAT = 10
 MAX_BET_COUNT = 1_000
@@ -156,7 +156,7 @@ def _checked_state_from_pb(
 ) -> tuple[BettingState, list[int]]:
     """``state_from_pb`` field by field: the first thing wrong is named."""
     if not msg.HasField("config"):
-        raise InvalidArgumentError(f"{field}.config is required")
+        raise WireError(f"{field}.config is required")
     config = game_config(msg.config, f"{field}.config")
     game = config.game
     n = check_count(len(msg.players), f"{field}.players", 2, PLAYERS[game])
@@ -168,21 +168,19 @@ def _checked_state_from_pb(
         where = f"{field}.players[{k}]"
         seat = check_count(p.seat, f"{where}.seat", 1, MAX_SEAT)
         if seat in seats:
-            raise InvalidArgumentError(f"{where}.seat: seat {seat} is listed twice")
+            raise WireError(f"{where}.seat: seat {seat} is listed twice")
         seats.append(seat)
         stack = check_chips(p.stack, f"{where}.stack")
         bet = check_chips(p.bet, f"{where}.bet")
         total = check_chips(p.total, f"{where}.total")
         if bet > total:
-            raise InvalidArgumentError(f"{where}: bet {bet} exceeds the hand's total {total}")
+            raise WireError(f"{where}: bet {bet} exceeds the hand's total {total}")
         if not -1 <= p.acted_at <= MAX_CHIPS:
-            raise InvalidArgumentError(
-                f"{where}.acted_at must be -1..{MAX_CHIPS}, got {p.acted_at}"
-            )
+            raise WireError(f"{where}.acted_at must be -1..{MAX_CHIPS}, got {p.acted_at}")
         if p.pending and (p.folded or p.all_in):
-            raise InvalidArgumentError(f"{where}: a folded or all-in player cannot be pending")
+            raise WireError(f"{where}: a folded or all-in player cannot be pending")
         if p.protected and not p.all_in:
-            raise InvalidArgumentError(f"{where}: a protected player (S10) is all-in")
+            raise WireError(f"{where}: a protected player (S10) is all-in")
         players.append(
             PlayerBetting(
                 stack=stack,
@@ -197,20 +195,20 @@ def _checked_state_from_pb(
             )
         )
     if all(p.folded for p in players):
-        raise InvalidArgumentError(f"{field}.players: somebody must still be in the hand")
+        raise WireError(f"{field}.players: somebody must still be in the hand")
     to_act: int | None = None
     if msg.HasField("to_act"):
         to_act = _index(msg.to_act, f"{field}.to_act", n)
         actor = players[to_act]
         if actor.folded or (actor.all_in and phase is not Phase.DRAWING):
             # D6: an all-in player still draws; nobody else who is all-in acts.
-            raise InvalidArgumentError(f"{field}.to_act: player {to_act} is folded or all-in")
+            raise WireError(f"{field}.to_act: player {to_act} is folded or all-in")
         if phase is Phase.BETTING and not actor.pending:
-            raise InvalidArgumentError(f"{field}.to_act: player {to_act} is not pending")
+            raise WireError(f"{field}.to_act: player {to_act} is not pending")
         if phase is Phase.COMPLETE:
-            raise InvalidArgumentError(f"{field}.to_act: nobody acts in a complete hand")
+            raise WireError(f"{field}.to_act: nobody acts in a complete hand")
     if phase is Phase.DRAWING and game is not Game.DRAW_7A:
-        raise InvalidArgumentError(f"{field}.phase: only 7-A draw has a draw (D6)")
+        raise WireError(f"{field}.phase: only 7-A draw has a draw (D6)")
     for name in ("current_bet", "raise_size", "bet_unit", "dead"):
         check_chips(getattr(msg, name), f"{field}.{name}")
     check_count(msg.bet_count, f"{field}.bet_count", 0, MAX_BET_COUNT)
@@ -226,20 +224,20 @@ def _checked_state_from_pb(
     )
     stud = isinstance(config, StudConfig)
     if not stud and (msg.bring_in_due or msg.open_pair or msg.bring_in_player not in (0, -1)):
-        raise InvalidArgumentError(f"{field}: bring-in and open pair are stud fields (S5, S7a)")
+        raise WireError(f"{field}: bring-in and open pair are stud fields (S5, S7a)")
     bring_in_player = -1
     if stud:
         bring_in_player = _index(
             msg.bring_in_player, f"{field}.bring_in_player", n, optional_minus_one=True
         )
         if msg.bring_in_due and (street != 0 or bring_in_player < 0):
-            raise InvalidArgumentError(
+            raise WireError(
                 f"{field}.bring_in_due: only on third street, with the bring_in_player (S5)"
             )
         if msg.open_pair and (street != 1 or game is Game.STUD_HILO):
-            raise InvalidArgumentError(f"{field}.open_pair: stud high fourth street only (S7a)")
+            raise WireError(f"{field}.open_pair: stud high fourth street only (S7a)")
     if msg.version < 0:
-        raise InvalidArgumentError(f"{field}.version must not be negative, got {msg.version}")
+        raise WireError(f"{field}.version must not be negative, got {msg.version}")
     state = _state_of(
         msg, config, players, phase, street, to_act, last_aggressor, round_opener, bring_in_player
     )
@@ -366,12 +364,12 @@ def action_from_pb(msg: common.Action, field: str = "action") -> Action:
     kind = enum_value(msg.kind, ACTION_KINDS, f"{field}.kind", ACTION_KIND_NAMES)
     amount = check_chips(msg.amount, f"{field}.amount")
     if amount and kind not in AGGRESSIVE:
-        raise InvalidArgumentError(f"{field}.amount is for bet, raise and complete only")
+        raise WireError(f"{field}.amount is for bet, raise and complete only")
     cards: list[Card] = []
     if kind is ActionKind.DISCARD:
         cards = card_list(msg.cards, f"{field}.cards", most=5)
     elif msg.cards:
-        raise InvalidArgumentError(f"{field}.cards are for a discard only")
+        raise WireError(f"{field}.cards are for a discard only")
     return Action(kind, amount, tuple(cards))
 
 

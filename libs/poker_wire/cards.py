@@ -5,20 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from poker_rules.cards import Card, card_str, parse_card
-from service_kit.errors import InvalidArgumentError
+
+from .errors import WireError
 
 
 def one_card(text: str, field: str) -> Card:
     """Parse one card; the error names the field and the accepted form."""
     if len(text) != 2:
         shown = text if len(text) <= 8 else text[:8] + "..."
-        raise InvalidArgumentError(
-            f"{field}: a card is two characters like 'As' or 'Td', got {shown!r}"
-        )
+        raise WireError(f"{field}: a card is two characters like 'As' or 'Td', got {shown!r}")
     try:
         return parse_card(text)
     except ValueError as error:
-        raise InvalidArgumentError(f"{field}: {error}") from None
+        raise WireError(f"{field}: {error}") from None
 
 
 def card_list(
@@ -26,13 +25,13 @@ def card_list(
 ) -> list[Card]:
     """Parse a repeated card field of ``fewest..most`` cards (distinct by default)."""
     if not fewest <= len(texts) <= most:
-        raise InvalidArgumentError(f"{field} must hold {fewest}..{most} cards, got {len(texts)}")
+        raise WireError(f"{field} must hold {fewest}..{most} cards, got {len(texts)}")
     cards = [one_card(t, f"{field}[{i}]") for i, t in enumerate(texts)]
     if distinct and len(set(cards)) != len(cards):
         seen: set[Card] = set()
         for c in cards:
             if c in seen:
-                raise InvalidArgumentError(f"{field}: {card_str(c)} appears twice")
+                raise WireError(f"{field}: {card_str(c)} appears twice")
             seen.add(c)
     return cards
 

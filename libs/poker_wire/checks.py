@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from service_kit.errors import InvalidArgumentError
+from .errors import WireError
 
 MAX_ID_LENGTH: Final = 64
 """Longest id (deck, hand, table, player) accepted, in characters."""
@@ -21,21 +21,21 @@ def check_id(value: str, field: str, *, required: bool = True) -> str:
     """An id: non-empty when required, at most MAX_ID_LENGTH printable characters."""
     if not value:
         if required:
-            raise InvalidArgumentError(f"{field} is required")
+            raise WireError(f"{field} is required")
         return value
     if len(value) > MAX_ID_LENGTH:
-        raise InvalidArgumentError(
+        raise WireError(
             f"{field} is {len(value)} characters long; at most {MAX_ID_LENGTH} are allowed"
         )
     if not value.isprintable():
-        raise InvalidArgumentError(f"{field} must be printable characters")
+        raise WireError(f"{field} must be printable characters")
     return value
 
 
 def check_count(value: int, field: str, lowest: int, highest: int) -> int:
     """A count or index within ``[lowest, highest]``."""
     if not lowest <= value <= highest:
-        raise InvalidArgumentError(f"{field} must be {lowest}..{highest}, got {value}")
+        raise WireError(f"{field} must be {lowest}..{highest}, got {value}")
     return value
 
 
@@ -43,5 +43,5 @@ def check_chips(value: int, field: str, *, positive: bool = False) -> int:
     """A chip amount: whole chips, ``0..MAX_CHIPS`` (``1..`` when ``positive``)."""
     lowest = 1 if positive else 0
     if not lowest <= value <= MAX_CHIPS:
-        raise InvalidArgumentError(f"{field} must be {lowest}..{MAX_CHIPS} chips, got {value}")
+        raise WireError(f"{field} must be {lowest}..{MAX_CHIPS} chips, got {value}")
     return value

@@ -11,10 +11,10 @@ from __future__ import annotations
 from poker.common.v1 import common_pb2 as pb
 from poker_rules.config import DrawConfig, Game, Structure, StudConfig
 from poker_rules.errors import InvalidConfigError
-from service_kit.errors import InvalidArgumentError
 
 from .checks import check_chips, check_count
 from .enums import game_of, river_shortage_of, structure_of, timeout_policy_of
+from .errors import WireError
 
 MAX_RAISES_LIMIT = 100
 """Largest fixed-limit cap accepted (the rule book's is 3)."""
@@ -55,7 +55,7 @@ def _game_config(msg: pb.GameConfig, field: str) -> StudConfig | DrawConfig:
     if game is Game.DRAW_7A:
         for name in ("bring_in", "burn_before_third", "river_shortage"):
             if getattr(msg, name):
-                raise InvalidArgumentError(f"{field}.{name} is for the stud games, not 7-A draw")
+                raise WireError(f"{field}.{name} is for the stud games, not 7-A draw")
         config = DrawConfig(
             structure=structure,
             small_bet=msg.small_bet,
@@ -67,9 +67,9 @@ def _game_config(msg: pb.GameConfig, field: str) -> StudConfig | DrawConfig:
         )
     else:
         if structure is not Structure.FIXED_LIMIT:
-            raise InvalidArgumentError(f"{field}.structure: the stud games are fixed limit (S1)")
+            raise WireError(f"{field}.structure: the stud games are fixed limit (S1)")
         if msg.HasField("burn_before_draw"):
-            raise InvalidArgumentError(f"{field}.burn_before_draw is for 7-A draw, not stud")
+            raise WireError(f"{field}.burn_before_draw is for 7-A draw, not stud")
         config = StudConfig(
             hi_lo=game is Game.STUD_HILO,
             ante=msg.ante,
@@ -84,5 +84,5 @@ def _game_config(msg: pb.GameConfig, field: str) -> StudConfig | DrawConfig:
     try:
         config.validate()
     except InvalidConfigError as error:
-        raise InvalidArgumentError(f"{field}: {error}") from None
+        raise WireError(f"{field}: {error}") from None
     return config

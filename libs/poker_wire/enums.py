@@ -12,7 +12,8 @@ from typing import TypeVar
 
 from poker.common.v1 import common_pb2 as pb
 from poker_rules.config import Game, RiverShortage, Structure, TimeoutPolicy
-from service_kit.errors import InvalidArgumentError
+
+from .errors import WireError
 
 _T = TypeVar("_T")
 
@@ -49,7 +50,7 @@ def enum_value(value: int, table: Mapping[int, _T], field: str, names: Mapping[i
     if found is None:
         allowed = ", ".join(names[k] for k in table if k in names)
         what = "is required" if value == 0 else f"has no value {value}"
-        raise InvalidArgumentError(f"{field} {what}; expected one of {allowed}")
+        raise WireError(f"{field} {what}; expected one of {allowed}")
     return found
 
 

@@ -1,112 +1,165 @@
-"""Unary calls carried in batches over one stream: ``drain`` (either side) and
-``answer`` (the server's side).
+"""Unary calls carried in batches over one stream: the convention of
+``poker/common/v1/batch.proto``, written once for every internal service.
 
 Why: in grpc.aio every message costs far more CPU than the work behind most of
 the calls between the card room's services, and a table process running many
-tables makes its calls at the same moments.  A ``Session`` stream lets it send
-every call it has waiting as one message; the server answers each call in order
-into one reply message.  Each call keeps the unary call's checks, answer and
-error (the error travels in the reply instead of ending the stream), so a client
-may use either.
+tables makes its calls at the same moments.  A service's ``Batch`` stream lets
+it send every call it has waiting as one ``CallBatch``; the server answers each
+call in order into one ``ReplyBatch``.  Each call keeps the unary call's checks,
+answer and error (the error travels in the reply instead of ending the stream),
+so a client may use either.
 
-The protos follow one shape: a call message with ``id`` and a ``call`` oneof whose
-fields are named like the reply's ``result`` oneof fields, plus ``error``
-(``code``, ``message``).
+Which methods ride the stream is said once, in the protos (the method option
+``poker.common.v1.batched``); ``batched_methods`` reads it from the service's
+descriptor for both sides: ``BatchServer`` (the server's) and the table
+service's ``CallStream`` (the client's).  ``poker_wire.batching.drain`` builds a
+stream's messages on either side.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import grpc
+from google.protobuf import message_factory
+from google.protobuf.descriptor import ServiceDescriptor
+from google.protobuf.message import DecodeError, Message
+
+from poker.common.v1.batch_pb2 import Call, CallBatch, Reply, ReplyBatch, batched
 
 from .errors import ErrorCodes, InvalidArgumentError, status_of
+from .handlers import Undecodable
 from .logs import get_logger
 
-Handler = Callable[[Any, Any], Awaitable[Any]]
-Item = TypeVar("Item")
-Batch = TypeVar("Batch")
+if TYPE_CHECKING:
+    from prometheus_client import Counter, Histogram
+
+Handler = Callable[[Any, Any], Awaitable[Message]]
+UNKNOWN_METHOD = "unknown"  # the metrics' method label of a call naming no batched method
 
 
-async def drain(
-    queue: asyncio.Queue[Item | None],
-    new_batch: Callable[[], Batch],
-    add: Callable[[Batch, Item], None],
-) -> AsyncIterator[Batch]:
-    """The messages of a batched stream: every item waiting in ``queue`` when the
-    next message is due goes into it (``add``), so items queued while the last
-    message was being written leave together.  None in the queue ends the stream
-    (after the message it interrupts)."""
-    while (item := await queue.get()) is not None:
-        batch = new_batch()
-        while item is not None:
-            add(batch, item)
-            if queue.empty():
-                break
-            item = queue.get_nowait()
-        yield batch
-        if item is None:
-            return
+@dataclass(frozen=True, slots=True)
+class BatchedMethod:
+    """One unary method that may ride the service's Batch stream."""
+
+    name: str  # the RPC's name, a Call's ``method``: "OpenDeck"
+    request: type[Message]
+    response: type[Message]
 
 
-async def answer(
-    call: Any,
-    reply: Any,
-    handlers: Mapping[str, Handler],
-    codes: ErrorCodes,
-    context: Any,
-    results: Mapping[str, str] | None = None,
-) -> tuple[str, grpc.StatusCode]:
-    """Run one call of a batch into ``reply``: the handler's response in the result
-    field named like the call's (or ``results[call]``), or ``reply.error``.
-    Returns (call field, code)."""
-    method = call.WhichOneof("call")
-    reply.id = call.id
-    try:
-        if method is None:
-            raise InvalidArgumentError(f"call is required: one of {', '.join(handlers)}")
-        response = await handlers[method](getattr(call, method), context)
-        getattr(reply, (results or {}).get(method, method)).CopyFrom(response)
-        return method, grpc.StatusCode.OK
-    except Exception as error:
-        status = status_of(error, codes)
-        if status is None:
-            get_logger().exception("unexpected error", method=f"Session/{method}")
-            status = (grpc.StatusCode.INTERNAL, "internal error")
-        reply.error.code = status[0].value[0]
-        reply.error.message = status[1]
-        return method or "none", status[0]
+def batched_methods(service: ServiceDescriptor) -> dict[str, BatchedMethod]:
+    """The service's unary methods marked ``(poker.common.v1.batched) = true``, by
+    name, in the proto's order."""
+    return {
+        method.name: BatchedMethod(
+            method.name,
+            message_factory.GetMessageClass(method.input_type),
+            message_factory.GetMessageClass(method.output_type),
+        )
+        for method in service.methods
+        if not method.client_streaming
+        and not method.server_streaming
+        and method.GetOptions().Extensions[batched]
+    }
 
 
-def require_calls(batch: Any) -> None:
+def require_calls(batch: CallBatch) -> None:
     """A batch carries at least one call (INVALID_ARGUMENT otherwise)."""
     if not batch.calls:
         raise InvalidArgumentError("a batch carries at least one call")
 
 
-async def answer_batches(
-    batches: AsyncIterator[Any],
-    new_reply: Callable[[], Any],
-    handlers: Mapping[str, Handler],
-    codes: ErrorCodes,
-    context: Any,
-    calls: Any,
-    sizes: Any,
-    results: Mapping[str, str] | None = None,
-) -> AsyncIterator[Any]:
-    """A Session stream's server side: each batch answered call by call, in order,
-    into one reply message (``answer``); an empty batch is INVALID_ARGUMENT.
-    ``calls`` (a Prometheus counter labelled method, code) counts each call and
-    ``sizes`` (a histogram) the calls of each message."""
-    async for batch in batches:
-        require_calls(batch)
-        replies = new_reply()
-        for call in batch.calls:
-            method, code = await answer(
-                call, replies.replies.add(), handlers, codes, context, results
-            )
-            calls.labels(method, code.name).inc()
-        sizes.observe(len(batch.calls))
-        yield replies
+class BatchServer:
+    """The server side of one service's ``Batch`` stream.
+
+    Built once per servicer from the service's descriptor: for each batched
+    method, the request type to decode and the servicer's own unary coroutine to
+    run, so a call on the stream is the unary call.  ``calls`` (a counter
+    labelled method, code) counts each call, since a call refused on the stream is
+    a reply that ``grpc_server_handled_total`` never sees; ``sizes`` (a histogram)
+    the calls of each message (see ``metrics.batch_metrics``).
+    """
+
+    def __init__(
+        self,
+        service: ServiceDescriptor,
+        servicer: object,
+        codes: ErrorCodes,
+        calls: Counter,
+        sizes: Histogram,
+    ) -> None:
+        self._service = service.full_name
+        self._methods = batched_methods(service)
+        self._handlers: dict[str, Handler] = {
+            name: getattr(servicer, name) for name in self._methods
+        }
+        self._allowed = ", ".join(self._methods)
+        self._codes = codes
+        self._calls = calls
+        self._sizes = sizes
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """The names of the methods a Call may name."""
+        return tuple(self._methods)
+
+    async def answer(
+        self,
+        batches: AsyncIterator[CallBatch],
+        context: Any,
+        handlers: Mapping[str, Handler] | None = None,
+    ) -> AsyncIterator[ReplyBatch]:
+        """A Batch stream's replies: each batch answered call by call, in order,
+        into one message; an empty batch is INVALID_ARGUMENT (it ends the stream).
+        ``handlers`` replaces some of the servicer's coroutines for this stream
+        (by method name), for a service that keeps something per stream."""
+        run = self._handlers if handlers is None else {**self._handlers, **handlers}
+        async for batch in batches:
+            require_calls(batch)
+            replies = ReplyBatch()
+            for call in batch.calls:
+                method, code = await self._answer(call, replies.replies.add(), run, context)
+                self._calls.labels(method, code.name).inc()
+            self._sizes.observe(len(batch.calls))
+            yield replies
+
+    async def _answer(
+        self, call: Call, reply: Reply, run: Mapping[str, Handler], context: Any
+    ) -> tuple[str, grpc.StatusCode]:
+        """Run one call into ``reply``: the response, or the status the unary call
+        would have ended with as ``reply.error``.  Returns (method label, code)."""
+        reply.id = call.id
+        method = self._methods.get(call.method)
+        label = call.method if method is not None else UNKNOWN_METHOD
+        try:
+            if not call.method:
+                raise InvalidArgumentError(f"call is required: a method, one of {self._allowed}")
+            if method is None:
+                raise InvalidArgumentError(
+                    f"method {call.method[:64]!r} is not a batched method of "
+                    f"{self._service}: one of {self._allowed}"
+                )
+            try:
+                request = method.request.FromString(call.request)
+            except DecodeError:
+                bad = Undecodable(method.request.DESCRIPTOR.full_name, len(call.request))
+                get_logger().warning(
+                    "undecodable request",
+                    method=f"{self._service}/Batch/{method.name}",
+                    message_type=bad.message_type,
+                    size=bad.size,
+                )
+                raise InvalidArgumentError(bad.details) from None
+            response = await run[method.name](request, context)
+            reply.response = response.SerializeToString()
+            return label, grpc.StatusCode.OK
+        except Exception as error:
+            status = status_of(error, self._codes)
+            if status is None:
+                get_logger().exception("unexpected error", method=f"{self._service}/Batch/{label}")
+                status = (grpc.StatusCode.INTERNAL, "internal error")
+            reply.error.code = status[0].value[0]
+            reply.error.message = status[1]
+            return label, status[0]

@@ -16,15 +16,15 @@ from typing import Any
 
 import grpc
 
-from .settings import env_float
+from .settings import CALL_DEADLINE
 
-DEFAULT_DEADLINE_S = 2.0
+DEFAULT_DEADLINE_S = CALL_DEADLINE.default
 """Default for CALL_DEADLINE_S: generous for a loopback or in-cluster unary call."""
 
 
 def default_deadline() -> float:
     """CALL_DEADLINE_S from the environment (seconds, default 2)."""
-    return env_float("CALL_DEADLINE_S", DEFAULT_DEADLINE_S, minimum=0.001)
+    return CALL_DEADLINE.read()
 
 
 def call_timeout(context: grpc.aio.ServicerContext[Any, Any] | None, cap: float) -> float:

@@ -23,6 +23,8 @@ from typing import Any
 
 import grpc
 
+from poker_wire.errors import WireError
+
 from .handlers import (
     Behavior,
     Handler,
@@ -79,10 +81,14 @@ ErrorCodes = Mapping[type[BaseException], grpc.StatusCode]
 
 
 def status_of(error: BaseException, codes: ErrorCodes) -> tuple[grpc.StatusCode, str] | None:
-    """The status a failed call reports: a ``ServiceError``'s own, or the code
-    ``codes`` maps the exception's type to; None for an unexpected error (a bug)."""
+    """The status a failed call reports: a ``ServiceError``'s own, INVALID_ARGUMENT
+    for a request field ``poker_wire`` refused (every service, as for
+    ``InvalidArgumentError``), or the code ``codes`` maps the exception's type to;
+    None for an unexpected error (a bug)."""
     if isinstance(error, ServiceError):
         return error.code, error.message
+    if isinstance(error, WireError):
+        return grpc.StatusCode.INVALID_ARGUMENT, error.message
     for kind, code in codes.items():
         if isinstance(error, kind):
             return code, str(error)

@@ -49,7 +49,8 @@ def behavior_of(handler: Handler) -> Behavior:
         SERVER_STREAM: handler.unary_stream,
         BIDI_STREAM: handler.stream_stream,
     }[rpc_type(handler)]
-    assert behavior is not None
+    if behavior is None:
+        raise TypeError(f"the {rpc_type(handler)} handler has no servicer method")
     return behavior
 
 

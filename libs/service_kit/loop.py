@@ -14,16 +14,16 @@ import asyncio
 from collections.abc import Coroutine, Mapping
 from typing import Any, TypeVar
 
-from .settings import env_str
+from .settings import EVENT_LOOP, EVENT_LOOPS
 
 T = TypeVar("T")
 
-EVENT_LOOPS = ("uvloop", "asyncio")
+__all__ = ["EVENT_LOOPS", "event_loop_name", "run"]
 
 
 def event_loop_name(environ: Mapping[str, str] | None = None) -> str:
     """``EVENT_LOOP``: uvloop (default) or asyncio."""
-    return env_str("EVENT_LOOP", "uvloop", choices=EVENT_LOOPS, environ=environ)
+    return EVENT_LOOP.read(environ)
 
 
 def run(main: Coroutine[Any, Any, T], *, loop: str | None = None) -> T:

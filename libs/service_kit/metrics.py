@@ -173,23 +173,23 @@ def _instrument(handler: Handler, labels: tuple[str, str, str]) -> Behavior:
     return unary_behavior
 
 
-SESSION_BATCH_BUCKETS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
+BATCH_SIZE_BUCKETS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
 
 
-def session_metrics(service: str, stream: str = "Session") -> tuple[Counter, Histogram]:
-    """The two metrics of a service's batched call stream (``service_kit.batches``):
-    ``<service>_session_calls`` (calls answered, by call and status code: a call
-    refused on a stream is a reply, which ``grpc_server_handled_total`` never sees)
-    and ``<service>_session_batch_calls`` (calls per message: what batching saves)."""
+def batch_metrics(service: str) -> tuple[Counter, Histogram]:
+    """The two metrics of a service's ``Batch`` stream (``service_kit.batches``):
+    ``<service>_batched_calls`` (calls answered, by method and status code: a call
+    refused on the stream is a reply, which ``grpc_server_handled_total`` never
+    sees) and ``<service>_batch_size`` (calls per message: what batching saves)."""
     calls = Counter(
-        f"{service}_session_calls",
-        "Calls answered on the service's call streams, by call and status code.",
+        f"{service}_batched_calls",
+        "Calls answered on the service's Batch streams, by method and status code.",
         ("method", "code"),
     )
     sizes = Histogram(
-        f"{service}_session_batch_calls",
-        f"Calls per {stream} message: how much batching saves over one message each.",
-        buckets=SESSION_BATCH_BUCKETS,
+        f"{service}_batch_size",
+        "Calls per Batch message: how much batching saves over one message each.",
+        buckets=BATCH_SIZE_BUCKETS,
     )
     return calls, sizes
 

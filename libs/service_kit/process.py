@@ -2,7 +2,7 @@
 
 Why: a service that cannot bind its port used to die with a traceback from deep
 in grpc ("Failed to bind to address"), and a service started by a launcher (the
-main job, ``services.room``) lived on when that launcher was killed, holding its
+main job, ``devroom.room``) lived on when that launcher was killed, holding its
 ports.  ``BindError`` makes the first one line naming the port; ``follow_parent``
 asks Linux to send SIGTERM when the launcher dies (``PR_SET_PDEATHSIG``), so even
 a SIGKILLed room leaves nothing behind.

@@ -33,7 +33,7 @@ from .errors import ErrorCodes, ErrorInterceptor
 from .health import HEALTH_SERVICE, Health
 from .heap import freeze_startup_heap
 from .logs import configure_logging, get_logger
-from .loop import event_loop_name, run
+from .loop import run
 from .metrics import PrometheusInterceptor, start_metrics_server
 from .process import BindError, bind_error, follow_parent, port_in_use
 from .settings import ConfigError, ServerSettings
@@ -131,7 +131,6 @@ def run_service(
         settings = ServerSettings.from_env(
             default_port=default_port, default_metrics_port=default_metrics_port
         )
-        loop = event_loop_name()
         follow_parent(settings.parent_pid)
         configure_logging(name, settings.log_level)
         spec = spec_factory()
@@ -139,7 +138,7 @@ def run_service(
         print(f"{name}: configuration error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
     try:
-        code = run(serve(spec, settings), loop=loop)
+        code = run(serve(spec, settings), loop=settings.event_loop)
     except BindError as error:
         print(f"{name}: {error}", file=sys.stderr)
         raise SystemExit(2) from None

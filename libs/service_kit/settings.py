@@ -1,38 +1,32 @@
-"""Configuration from environment variables, typed, with documented defaults.
+"""Configuration from environment variables: typed objects, read once, documented.
 
-Every service reads the same server settings (the table below) plus its own, each
-through ``env_int``/``env_float``/``env_bool``/``env_str``, which refuse a bad value
-with a ``ConfigError`` naming the variable, instead of failing later somewhere
-else.  A process is configured entirely by its environment, the same way on a
-laptop and in a Kubernetes Deployment.
+A process is configured entirely by its environment, the same way on a laptop and
+in a Kubernetes Deployment.  Each service's settings are one frozen dataclass
+whose every field is declared with ``setting(...)``: the variable's name, its
+default, its bounds and a one-line meaning, in one place.  ``from_env`` reads them
+all at start (``read_settings``), refusing a bad value with a ``ConfigError`` that
+names the variable instead of failing later somewhere else; the tables in
+``docs/services.md`` are generated from the same declarations
+(``settings_table``), and a test fails when the two differ.
 
-=================  ============================  =========================================
-variable           default                       meaning
-=================  ============================  =========================================
-HOST               127.0.0.1                     address the gRPC and metrics servers bind
-PORT               the service's (README)        gRPC port; 0 = any free port (reported in
-                                                 the ``serving`` log line)
-METRICS_PORT       the service's (README)        Prometheus ``/metrics`` port; 0 = any free
-LOG_LEVEL          info                          debug, info, warning, error
-SHUTDOWN_DRAIN_S   0                             after SIGTERM, seconds health reports
-                                                 NOT_SERVING before the server stops (lets
-                                                 load balancers notice first)
-SHUTDOWN_GRACE_S   5                             seconds in-flight RPCs get to finish
-MAX_MESSAGE_BYTES  4194304                       largest request accepted
-EVENT_LOOP         uvloop                        uvloop, or asyncio for the stdlib loop
-                                                 (``service_kit.loop``)
-PARENT_PID         0 (none)                      set by a launcher (``services.launcher``):
-                                                 SIGTERM when that process dies (Linux)
-=================  ============================  =========================================
+``ServerSettings`` (below) are the ones every service has; PORT and METRICS_PORT
+default to the service's row of ``service_kit.ports.DEFAULT_PORTS``.  The
+``env_*`` readers do the parsing and checking for one variable.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import Field, dataclass, field, fields
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar, cast
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
+EVENT_LOOPS = ("uvloop", "asyncio")
+
+T = TypeVar("T", bound=bool | int | float | str)
+ENV: Final = "env"  # the field metadata key that holds a setting's Var
+PARSE: Final = "parse"  # and, for a parsed setting, its parser
 
 
 class ConfigError(ValueError):
@@ -124,17 +118,209 @@ def env_bool(name: str, default: bool, *, environ: Mapping[str, str] | None = No
 
 
 @dataclass(frozen=True, slots=True)
-class ServerSettings:
-    """The settings every service has (see the module docstring for the variables)."""
+class Var(Generic[T]):
+    """One environment variable: its name, default, bounds and meaning.
 
-    host: str
-    port: int
-    metrics_port: int
-    log_level: str
-    drain_seconds: float
-    grace_seconds: float
-    max_message_bytes: int
-    parent_pid: int = 0
+    The type of ``default`` picks the reader (``env_bool``, ``env_int``,
+    ``env_float``, ``env_str``; ``secret`` reads ``env_secret``).  ``shown`` and
+    ``values`` replace the default and the accepted values in the docs when the
+    plain value would mislead (a default that depends on the service, say).
+    """
+
+    name: str
+    default: T
+    doc: str
+    minimum: int | float | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    secret: bool = False
+    shown: str = ""
+    values: str = ""
+
+    def read(
+        self,
+        environ: Mapping[str, str] | None = None,
+        *,
+        default: T | None = None,
+        minimum: int | float | None = None,
+    ) -> T:
+        """The variable's value (``default`` and ``minimum`` override the declared
+        ones, for a bound that depends on another setting)."""
+        fallback = self.default if default is None else default
+        low = self.minimum if minimum is None else minimum
+        if self.secret:
+            return cast(T, env_secret(self.name, environ=environ))
+        if isinstance(fallback, bool):
+            return cast(T, env_bool(self.name, fallback, environ=environ))
+        if isinstance(fallback, int):
+            return cast(
+                T,
+                env_int(
+                    self.name,
+                    fallback,
+                    minimum=None if low is None else int(low),
+                    maximum=self.maximum,
+                    environ=environ,
+                ),
+            )
+        if isinstance(fallback, float):
+            floor = 0.0 if low is None else float(low)
+            return cast(T, env_float(self.name, fallback, minimum=floor, environ=environ))
+        return cast(T, env_str(self.name, fallback, choices=self.choices, environ=environ))
+
+    def default_text(self) -> str:
+        """The default as the docs show it."""
+        if self.shown:
+            return self.shown
+        if isinstance(self.default, bool):
+            return "1" if self.default else "0"
+        if isinstance(self.default, float):
+            return format(self.default, "g")
+        return str(self.default) if self.default != "" else "(empty)"
+
+    def values_text(self) -> str:
+        """What the variable accepts, as the docs show it."""
+        if self.values:
+            return self.values
+        if self.secret:
+            return "text"
+        if isinstance(self.default, bool):
+            return "0 or 1"
+        if self.choices:
+            return ", ".join(self.choices)
+        if isinstance(self.default, int | float):
+            kind = "integer" if isinstance(self.default, int) else "number"
+            low = "" if self.minimum is None else format(self.minimum, "g")
+            if self.maximum is not None:
+                return f"{kind} {low}..{self.maximum}"
+            return f"{kind} >= {low}" if low else kind
+        return "text"
+
+
+def setting(
+    var: Var[T],
+    *,
+    parse: Callable[[str, str], Any] | None = None,
+    default: Any = None,
+) -> Any:
+    """A settings field read from ``var``; with ``parse(name, text)``, the field
+    holds what it returns (``default``: the parsed form of the var's default)."""
+    value = var.default if default is None else default
+    metadata: dict[str, object] = {ENV: var}
+    if parse is not None:
+        metadata[PARSE] = parse
+    return field(default=value, metadata=metadata, repr=not var.secret)
+
+
+class Settings(Protocol):
+    """A settings dataclass (what ``read_settings`` and ``settings_table`` take)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+
+S = TypeVar("S", bound=Settings)
+
+
+def variables(cls: type[Settings]) -> list[tuple[str, Var[Any]]]:
+    """The (field name, Var) pairs of a settings class, in declaration order."""
+    return [(f.name, f.metadata[ENV]) for f in fields(cls) if ENV in f.metadata]
+
+
+def var_of(cls: type[Settings], name: str) -> Var[Any]:
+    """The Var of one field."""
+    var: Var[Any] = cls.__dataclass_fields__[name].metadata[ENV]
+    return var
+
+
+def read_settings(cls: type[S], environ: Mapping[str, str] | None = None, **known: Any) -> S:
+    """``cls`` with every field read from the environment, except those ``known``
+    gives (values a ``from_env`` read itself, with bounds of its own)."""
+    values = dict(known)
+    for item in fields(cls):
+        if item.name in values or ENV not in item.metadata:
+            continue
+        var: Var[Any] = item.metadata[ENV]
+        value = var.read(environ)
+        parse = item.metadata.get(PARSE)
+        values[item.name] = value if parse is None else parse(var.name, value)
+    return cls(**values)
+
+
+def settings_table(cls: type[Settings]) -> str:
+    """The Markdown table of a settings class's variables (docs/services.md)."""
+    lines = ["| variable | default | values | meaning |", "| --- | --- | --- | --- |"]
+    for _, var in variables(cls):
+        cells = (f"`{var.name}`", var.default_text(), var.values_text(), var.doc)
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+CALL_DEADLINE: Final = Var(
+    "CALL_DEADLINE_S",
+    2.0,
+    "deadline in seconds of every unary call a client makes (a stuck peer cannot "
+    "hold a hand hostage)",
+    minimum=0.001,
+)
+EVENT_LOOP: Final = Var(
+    "EVENT_LOOP", "uvloop", "the asyncio event loop (`service_kit.loop`)", choices=EVENT_LOOPS
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """The settings every service has; PORT and METRICS_PORT default to the
+    service's row of ``service_kit.ports.DEFAULT_PORTS``."""
+
+    host: str = setting(Var("HOST", "127.0.0.1", "address the gRPC and metrics servers bind"))
+    port: int = setting(
+        Var(
+            "PORT",
+            0,
+            "gRPC port; 0 = any free port (reported in the `serving` log line)",
+            minimum=0,
+            maximum=65535,
+            shown="the service's",
+        )
+    )
+    metrics_port: int = setting(
+        Var(
+            "METRICS_PORT",
+            0,
+            "Prometheus `/metrics` port; 0 = any free port",
+            minimum=0,
+            maximum=65535,
+            shown="the service's",
+        )
+    )
+    log_level: str = setting(
+        Var("LOG_LEVEL", "info", "log lines below it are dropped", choices=LOG_LEVELS)
+    )
+    drain_seconds: float = setting(
+        Var(
+            "SHUTDOWN_DRAIN_S",
+            0.0,
+            "after SIGTERM, seconds health reports NOT_SERVING before the server stops "
+            "(lets load balancers notice first)",
+        )
+    )
+    grace_seconds: float = setting(
+        Var("SHUTDOWN_GRACE_S", 5.0, "seconds in-flight RPCs get to finish on shutdown")
+    )
+    max_message_bytes: int = setting(
+        Var(
+            "MAX_MESSAGE_BYTES", 4 * 1024 * 1024, "largest request accepted, in bytes", minimum=1024
+        )
+    )
+    event_loop: str = setting(EVENT_LOOP)
+    parent_pid: int = setting(
+        Var(
+            "PARENT_PID",
+            0,
+            "set by the room's launcher: SIGTERM when that process dies (Linux); 0 = none",
+            minimum=0,
+        )
+    )
 
     @classmethod
     def from_env(
@@ -145,17 +331,9 @@ class ServerSettings:
         environ: Mapping[str, str] | None = None,
     ) -> ServerSettings:
         """Read the variables, with this service's default ports."""
-        return cls(
-            host=env_str("HOST", "127.0.0.1", environ=environ),
-            port=env_int("PORT", default_port, minimum=0, maximum=65535, environ=environ),
-            metrics_port=env_int(
-                "METRICS_PORT", default_metrics_port, minimum=0, maximum=65535, environ=environ
-            ),
-            log_level=env_str("LOG_LEVEL", "info", choices=LOG_LEVELS, environ=environ),
-            drain_seconds=env_float("SHUTDOWN_DRAIN_S", 0.0, environ=environ),
-            grace_seconds=env_float("SHUTDOWN_GRACE_S", 5.0, environ=environ),
-            max_message_bytes=env_int(
-                "MAX_MESSAGE_BYTES", 4 * 1024 * 1024, minimum=1024, environ=environ
-            ),
-            parent_pid=env_int("PARENT_PID", 0, minimum=0, environ=environ),
+        return read_settings(
+            cls,
+            environ,
+            port=var_of(cls, "port").read(environ, default=default_port),
+            metrics_port=var_of(cls, "metrics_port").read(environ, default=default_metrics_port),
         )

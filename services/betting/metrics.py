@@ -5,7 +5,7 @@ from __future__ import annotations
 from prometheus_client import Counter
 
 from poker_rules.config import Game
-from service_kit.metrics import session_metrics
+from service_kit.metrics import batch_metrics
 
 ACTIONS = Counter("betting_actions", "Actions applied, by game and kind.", ("game", "kind"))
 TIMEOUTS = Counter(
@@ -20,7 +20,7 @@ ROUNDS_STARTED = Counter(
 HANDS_UNCONTESTED = Counter(
     "betting_hands_uncontested", "Hands won without a showdown (G6), by game.", ("game",)
 )
-SESSION_CALLS, SESSION_BATCH_CALLS = session_metrics("betting", "SessionBatches")
+BATCHED_CALLS, BATCH_SIZE = batch_metrics("betting")
 # The rounds' names at the table (StreetStarted.name): stud streets 0..4 are third
 # to seventh street, the draw's rounds 0 and 1 are before and after the draw.
 _STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
@@ -41,7 +41,7 @@ def street_label(game: Game, street: int) -> str:
 
 STATE_REFS_USED = Counter(
     "betting_state_refs",
-    "state_refs received on SessionBatches streams: found (the state was not sent "
+    "state_refs received on Batch streams: found (the state was not sent "
     "nor parsed) or unknown (NOT_FOUND; the caller sends the state).",
     ("result",),
 )

@@ -4,9 +4,12 @@ Every rule decision is the library's; this module only checks the request, maps
 seats to player indexes, refuses a stale ``version`` and counts.  The library
 raises ``IllegalActionError`` (FAILED_PRECONDITION, its message lists what is
 allowed) for an action off the menu or out of turn; nothing is kept between calls,
-so an error changes nothing.  (A SessionBatches stream remembers the states it
-returned, so that the caller may name them instead of sending them back: see
+so an error changes nothing.  (A Batch stream remembers the states it returned,
+so that the caller may name them instead of sending them back: see
 ``StateRefs``; nothing outlives the stream.)
+
+The reply after which no betting is left carries the show order (S12, D9:
+``ShowdownOrder``), so the caller never reads the betting state to settle.
 """
 
 from __future__ import annotations
@@ -21,22 +24,26 @@ import grpc
 
 from poker.betting.v1 import betting_pb2 as pb
 from poker.betting.v1 import betting_pb2_grpc as pb_grpc
+from poker.common.v1.batch_pb2 import CallBatch, ReplyBatch
 from poker_rules import betting
-from poker_rules.betting import BettingState
+from poker_rules.betting import BettingOutcome, BettingState
 from poker_rules.cards import Card
-from poker_rules.draw import Post
+from poker_rules.config import Game
+from poker_rules.draw import POST_DRAW, Post
+from poker_rules.engine import Phase
 from poker_rules.errors import IllegalActionError, InvalidConfigError, NotYourTurnError
+from poker_rules.stud import SEVENTH
 from poker_wire import card_list, check_chips, check_count, check_id
 from poker_wire.betting import action_from_pb, legal_to_pb, outcome_to_pb, state_from_pb
-from service_kit.batches import Handler, answer, answer_batches
+from service_kit.batches import BatchServer, Handler
 from service_kit.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 
 from .metrics import (
     ACTIONS,
+    BATCH_SIZE,
+    BATCHED_CALLS,
     HANDS_UNCONTESTED,
     ROUNDS_STARTED,
-    SESSION_BATCH_CALLS,
-    SESSION_CALLS,
     STATE_REFS_USED,
     TIMEOUTS,
     street_label,
@@ -49,11 +56,15 @@ ERROR_CODES: dict[type[BaseException], grpc.StatusCode] = {
 }
 
 
-STATE_REFS = 4_096  # states a SessionBatches stream remembers (see the proto)
+STATE_REFS = 4_096  # states a Batch stream remembers (see the proto)
+# The last betting round of each game: stud seventh street, the draw's second round.
+FINAL_STREET = {Game.STUD: SEVENTH, Game.STUD_HILO: SEVENTH, Game.DRAW_7A: POST_DRAW}
+
+Context = grpc.aio.ServicerContext[Any, Any]
 
 
 class StateRefs:
-    """The states one SessionBatches stream returned, by ref, most recent first.
+    """The states one Batch stream returned, by ref, most recent first.
 
     The caller may name a state instead of sending it back; the service then skips
     parsing and checking a state it built itself.  Refs carry a random prefix per
@@ -97,9 +108,7 @@ def _state(
         if present:
             raise InvalidArgumentError("give state or state_ref, not both")
         if refs is None:
-            raise InvalidArgumentError(
-                "state_ref is for SessionBatches streams only; send the state"
-            )
+            raise InvalidArgumentError("state_ref is for Batch streams only; send the state")
         return refs.recall(check_id(ref, "state_ref"))
     if not present:
         raise InvalidArgumentError("state is required")
@@ -109,10 +118,45 @@ def _state(
 def _named(
     reply: pb.ApplyActionResponse, state: BettingState, seats: list[int], refs: StateRefs | None
 ) -> pb.ApplyActionResponse:
-    """On a SessionBatches stream, the reply's state gets its ref."""
+    """On a Batch stream, the reply's state gets its ref."""
     if refs is not None:
         reply.state_ref = refs.remember(state, seats)
     return reply
+
+
+def _showdown_order(
+    reply: pb.ApplyActionResponse,
+    outcome: BettingOutcome,
+    seats: list[int],
+    *,
+    final_round_opened: bool,
+) -> pb.ApplyActionResponse:
+    """Set ``reply.showdown`` when no betting is left and a showdown follows: nobody
+    is to act, the hand is not complete, and no street is left to open (the final
+    round ended, or the betting closed: S12, the rest is dealt out).
+    ``final_round_opened``: the call was an action in the final round (the round
+    was opened with a player to act)."""
+    state = outcome.state
+    if (
+        outcome.hand_complete
+        or outcome.legal is not None
+        or not (outcome.betting_closed or state.street == FINAL_STREET[state.game])
+    ):
+        return reply
+    first, all_show = betting.showdown_first(state, final_round_opened)
+    order = reply.showdown
+    order.all_show = all_show
+    if first is None:
+        order.best_board = True
+    else:
+        order.first_to_show_seat = seats[first]
+    return reply
+
+
+def _in_final_round(state: BettingState) -> bool:
+    """The state is the final betting round's, someone to act (an action on it
+    means the round was opened)."""
+    return state.phase is Phase.BETTING and state.street == FINAL_STREET[state.game]
 
 
 def _round_request(request: pb.StartRoundRequest, field: str = "") -> tuple[int, list[list[Card]]]:
@@ -164,21 +208,18 @@ class BettingServicer(pb_grpc.BettingServicer):
     """Stateless: every answer follows from the request alone."""
 
     def __init__(self) -> None:
-        self._calls: dict[str, Handler] = {
-            "legal_actions": self.LegalActions,
-            "apply_action": self.ApplyAction,
-            "apply_timeout": self.ApplyTimeout,
-            "start_round": self.StartRound,
-        }
+        self._batch = BatchServer(
+            pb.DESCRIPTOR.services_by_name["Betting"], self, ERROR_CODES, BATCHED_CALLS, BATCH_SIZE
+        )
 
     async def LegalActions(
-        self, request: pb.LegalActionsRequest, context: Any
+        self, request: pb.LegalActionsRequest, context: Context
     ) -> pb.LegalActionsResponse:
         state, seats = _state(request.state, request.HasField("state"))
         return pb.LegalActionsResponse(legal=legal_to_pb(betting.legal_actions(state), seats))
 
     async def ApplyAction(
-        self, request: pb.ApplyActionRequest, context: Any, refs: StateRefs | None = None
+        self, request: pb.ApplyActionRequest, context: Context, refs: StateRefs | None = None
     ) -> pb.ApplyActionResponse:
         state, seats = _state(request.state, request.HasField("state"), request.state_ref, refs)
         if not request.HasField("action"):
@@ -220,11 +261,13 @@ class BettingServicer(pb_grpc.BettingServicer):
             else:
                 reply.ClearField("legal")
             reply.next_round_started = True
+            _showdown_order(reply, started, seats, final_round_opened=False)
             return _named(reply, started.state, seats, refs)
+        _showdown_order(reply, outcome, seats, final_round_opened=_in_final_round(state))
         return _named(reply, outcome.state, seats, refs)
 
     async def ApplyTimeout(
-        self, request: pb.ApplyTimeoutRequest, context: Any, refs: StateRefs | None = None
+        self, request: pb.ApplyTimeoutRequest, context: Context, refs: StateRefs | None = None
     ) -> pb.ApplyActionResponse:
         state, seats = _state(request.state, request.HasField("state"), request.state_ref, refs)
         _check_version(state, request.version)
@@ -234,59 +277,34 @@ class BettingServicer(pb_grpc.BettingServicer):
         TIMEOUTS.labels(game, applied.kind.value if applied else "all_in_protection").inc()
         if outcome.hand_complete:
             HANDS_UNCONTESTED.labels(game).inc()
-        return _named(outcome_to_pb(outcome, seats), outcome.state, seats, refs)
+        reply = _showdown_order(
+            outcome_to_pb(outcome, seats), outcome, seats, final_round_opened=_in_final_round(state)
+        )
+        return _named(reply, outcome.state, seats, refs)
 
     async def StartRound(
-        self, request: pb.StartRoundRequest, context: Any, refs: StateRefs | None = None
+        self, request: pb.StartRoundRequest, context: Context, refs: StateRefs | None = None
     ) -> pb.ApplyActionResponse:
         state, seats = _state(request.state, request.HasField("state"), request.state_ref, refs)
         street, upcards = _round_request(request)
         posts, big_blind = _forced_bets(request, seats)
         outcome = betting.start_round(state, street, upcards, posts, big_blind)
         ROUNDS_STARTED.labels(state.game.value, street_label(state.game, street)).inc()
-        return _named(outcome_to_pb(outcome, seats), outcome.state, seats, refs)
+        reply = _showdown_order(
+            outcome_to_pb(outcome, seats), outcome, seats, final_round_opened=False
+        )
+        return _named(reply, outcome.state, seats, refs)
 
-    async def Session(
-        self, request_iterator: AsyncIterator[pb.SessionRequest], context: Any
-    ) -> AsyncIterator[pb.SessionResponse]:
-        """The four calls over one stream, answered in order (see the proto)."""
-        async for request in request_iterator:
-            reply = pb.SessionResponse()
-            await self._session_call(request, reply, context)
-            yield reply
-
-    async def SessionBatches(
-        self, request_iterator: AsyncIterator[pb.SessionBatch], context: Any
-    ) -> AsyncIterator[pb.SessionBatchReply]:
-        """Session's calls, a batch per message, answered in order, with state
-        references (see the proto)."""
+    async def Batch(
+        self, request_iterator: AsyncIterator[CallBatch], context: Any
+    ) -> AsyncIterator[ReplyBatch]:
+        """The four calls in batches, with state references (see the proto): the
+        stream's ``StateRefs`` go to the calls that take or name a state."""
         refs = StateRefs()
-        calls: dict[str, Handler] = {
-            "legal_actions": self.LegalActions,
-            "apply_action": functools.partial(self.ApplyAction, refs=refs),
-            "apply_timeout": functools.partial(self.ApplyTimeout, refs=refs),
-            "start_round": functools.partial(self.StartRound, refs=refs),
+        with_refs: dict[str, Handler] = {
+            "ApplyAction": functools.partial(self.ApplyAction, refs=refs),
+            "ApplyTimeout": functools.partial(self.ApplyTimeout, refs=refs),
+            "StartRound": functools.partial(self.StartRound, refs=refs),
         }
-        async for replies in answer_batches(
-            request_iterator,
-            pb.SessionBatchReply,
-            calls,
-            ERROR_CODES,
-            context,
-            SESSION_CALLS,
-            SESSION_BATCH_CALLS,
-            _RESULTS,
-        ):
+        async for replies in self._batch.answer(request_iterator, context, with_refs):
             yield replies
-
-    async def _session_call(
-        self, request: pb.SessionRequest, reply: pb.SessionResponse, context: Any
-    ) -> None:
-        """Answer one call into ``reply``; a refusal is the reply's error, not raised."""
-        method, code = await answer(request, reply, self._calls, ERROR_CODES, context, _RESULTS)
-        SESSION_CALLS.labels(method, code.name).inc()
-
-
-# Where each call's answer goes in a SessionResponse (the three that change the
-# state share ``response``).
-_RESULTS = {"apply_action": "response", "apply_timeout": "response", "start_round": "response"}

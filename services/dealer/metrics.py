@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from prometheus_client import Counter, Gauge
 
-from service_kit.metrics import session_metrics
+from service_kit.metrics import batch_metrics
 
 DECKS_OPENED = Counter(
     "dealer_decks_opened", "Decks opened, by game and preset.", ("game", "preset")
@@ -21,4 +21,4 @@ CARDS_RETURNED = Counter(
     "dealer_cards_returned",
     "Cards dealt ahead and given back unused (return_unused: their players folded).",
 )
-SESSION_CALLS, SESSION_BATCH_CALLS = session_metrics("dealer")
+BATCHED_CALLS, BATCH_SIZE = batch_metrics("dealer")

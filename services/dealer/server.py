@@ -1,4 +1,4 @@
-"""The dealer's ServiceSpec: its settings (see the package docstring) and servicer."""
+"""The dealer's ServiceSpec: its settings (``settings.DealerSettings``) and servicer."""
 
 from __future__ import annotations
 
@@ -7,21 +7,19 @@ import grpc
 from poker.dealer.v1 import dealer_pb2, dealer_pb2_grpc
 from service_kit import ServiceSpec
 from service_kit.logs import get_logger
-from service_kit.settings import env_bool, env_float, env_int
 
 from .decks import DeckStore
 from .servicer import ERROR_CODES, DealerServicer
+from .settings import DealerSettings
 
 SERVICE_NAME = dealer_pb2.DESCRIPTOR.services_by_name["Dealer"].full_name
 
 
 def make_spec() -> ServiceSpec:
     """Read DEALER_* settings and build the service."""
-    allow_presets = env_bool("DEALER_ALLOW_PRESET_DECKS", False)
-    store = DeckStore(
-        max_decks=env_int("DEALER_MAX_DECKS", 10_000, minimum=1),
-        ttl=env_float("DEALER_DECK_TTL_S", 3600.0, minimum=1.0),
-    )
+    settings = DealerSettings.from_env()
+    allow_presets = settings.allow_preset_decks
+    store = DeckStore(max_decks=settings.max_decks, ttl=settings.deck_ttl_s)
     if allow_presets:
         get_logger().warning("preset decks are allowed: tests and certification only")
     servicer = DealerServicer(store, allow_presets=allow_presets)

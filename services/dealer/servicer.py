@@ -14,6 +14,7 @@ from typing import Any
 
 import grpc
 
+from poker.common.v1.batch_pb2 import CallBatch, ReplyBatch
 from poker.dealer.v1 import dealer_pb2 as pb
 from poker.dealer.v1 import dealer_pb2_grpc as pb_grpc
 from poker_rules.cards import Card, card_str, parse_card, short_deck, standard_deck
@@ -21,21 +22,21 @@ from poker_rules.commitment import SCHEME, open_deck
 from poker_rules.config import Game
 from poker_rules.errors import DeckExhaustedError, InvalidConfigError
 from poker_wire import card_list, card_strs, check_count, check_id, game_of, river_shortage_of
-from service_kit.batches import Handler, answer_batches
+from service_kit.batches import BatchServer
 from service_kit.errors import ErrorCodes, FailedPreconditionError, InvalidArgumentError
 from service_kit.logs import bound_contextvars, get_logger
 
 from .audit import unused_cards
 from .decks import DeckEntry, DeckStore
 from .metrics import (
+    BATCH_SIZE,
+    BATCHED_CALLS,
     CARDS_DEALT,
     CARDS_RETURNED,
     DECKS_CLOSED,
     DECKS_OPENED,
     RESHUFFLES,
     RIVER_DEALS,
-    SESSION_BATCH_CALLS,
-    SESSION_CALLS,
 )
 
 PLAYERS = {Game.STUD: (2, 8), Game.STUD_HILO: (2, 8), Game.DRAW_7A: (2, 5)}  # S1, D1
@@ -46,7 +47,7 @@ RIVER_OUTCOMES = {
     "community": pb.RIVER_OUTCOME_COMMUNITY,
 }
 # The library's errors as statuses (the unary calls get them from the server's
-# ErrorInterceptor, the Session's replies from service_kit.batches.answer).
+# ErrorInterceptor, the Batch stream's replies from service_kit.batches).
 ERROR_CODES: ErrorCodes = {
     DeckExhaustedError: grpc.StatusCode.FAILED_PRECONDITION,
     InvalidConfigError: grpc.StatusCode.INVALID_ARGUMENT,
@@ -70,27 +71,15 @@ class DealerServicer(pb_grpc.DealerServicer):
     def __init__(self, store: DeckStore, *, allow_presets: bool) -> None:
         self._store = store
         self._allow_presets = allow_presets
-        self._calls: dict[str, Handler] = {
-            "open_deck": self.OpenDeck,
-            "deal": self.Deal,
-            "deal_river": self.DealRiver,
-            "draw": self.Draw,
-            "close_deck": self.CloseDeck,
-        }
+        self._batch = BatchServer(
+            pb.DESCRIPTOR.services_by_name["Dealer"], self, ERROR_CODES, BATCHED_CALLS, BATCH_SIZE
+        )
 
-    async def Session(
-        self, request_iterator: AsyncIterator[pb.SessionBatch], context: Any
-    ) -> AsyncIterator[pb.SessionBatchReply]:
+    async def Batch(
+        self, request_iterator: AsyncIterator[CallBatch], context: Any
+    ) -> AsyncIterator[ReplyBatch]:
         """The five calls in batches, each answered in order (see the proto)."""
-        async for replies in answer_batches(
-            request_iterator,
-            pb.SessionBatchReply,
-            self._calls,
-            ERROR_CODES,
-            context,
-            SESSION_CALLS,
-            SESSION_BATCH_CALLS,
-        ):
+        async for replies in self._batch.answer(request_iterator, context):
             yield replies
 
     async def OpenDeck(self, request: pb.OpenDeckRequest, context: Any) -> pb.OpenDeckResponse:

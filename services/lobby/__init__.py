@@ -21,29 +21,29 @@ changes no marker, and the table's late report of it is refused saying so.
 Pending stand-ups are completed, their chips back to the balances; a seat with a
 stack of 0 stays seated, as it would have.  A table service taking a table over
 voids the hand its predecessor left pending (``VoidPendingHand``); see
-``servicer.py``.
+``ring/``.
 
-Tournaments (T1-T6) are served by the same process (``tournaments.py``, the
+Tournaments (T1-T6) are served by the same process (``tournament/``, the
 ``Tournaments`` gRPC service; state and events in SQLite through
 ``tournament_store.py``, in the same transactions as their ledger rows): their
-tables are lobby tables the table service runs, and the Lobby servicer hands
-their NextHand / FinishHand / VoidPendingHand to the tournament book.
+tables are lobby tables the table service runs.
 
-Settings (besides the common ones of ``service_kit.settings``):
+Both kinds of table answer one interface, ``books.TableBook`` (the table's view,
+a player's seat, the seating switches, NextHand, FinishHand, VoidPendingHand,
+ListHands); the Lobby servicer picks a table's book once by its id and calls it:
 
-===================== ========== ==============================================
-variable              default    meaning
-===================== ========== ==============================================
-LOBBY_DB              :memory:   SQLite database file (``:memory:`` keeps nothing
-                                 after the process exits), or a PostgreSQL URL
-                                 ``postgresql://user@host:5432/db``
-LOBBY_DB_PASSWORD     (none)     PostgreSQL's password; or LOBBY_DB_PASSWORD_FILE,
-                                 a file holding it (a mounted Secret)
-LOBBY_DEFAULT_BALANCE 100000     play money granted by RegisterPlayer when it
-                                 asks for 0
-LOBBY_MAX_BALANCE     1000000000 largest initial_balance RegisterPlayer accepts
-LOBBY_MAX_ORBITS_AWAY 3          B5: orbits a player may sit out before the
-                                 seat is lost (the chips go back to the balance),
-                                 for tables whose CreateTable leaves it unset
-===================== ========== ==============================================
+======================  =========================================================
+``servicer.py``         the Lobby servicer: players, and each table call to its book
+``books.py``            ``TableBook``, the interface of both kinds of table
+``ring/``               ring tables: seats, switches (B1-B6, S3), hands, voids
+``tournament/``         tournaments (T1-T6) and the Tournaments servicer
+``store.py``            the database: players, tables, seats, hands, the ledger
+``tournament_store.py`` tournaments' state and events in the same database
+``postgres.py``         the same SQL on PostgreSQL
+``auth.py``             players' tokens, for both servicers
+``checks.py``           limits both kinds of table share (S1, D1, S10)
+======================  =========================================================
+
+Its settings are ``settings.LobbySettings`` (besides the common
+``service_kit.settings.ServerSettings``); docs/services.md lists them.
 """

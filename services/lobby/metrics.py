@@ -8,7 +8,7 @@ from typing import Any
 
 from prometheus_client import Counter, Gauge
 
-from service_kit.metrics import session_metrics
+from service_kit.metrics import batch_metrics
 
 PLAYERS_REGISTERED = Counter("lobby_players_registered", "Players registered.")
 CHIPS_GRANTED = Counter("lobby_chips_granted", "Play money granted at registration.")
@@ -28,7 +28,7 @@ CASH_OUT_CHIPS = Counter(
 HANDS_PLANNED = Counter("lobby_hands_planned", "Hands planned by NextHand, by game.", ("game",))
 HANDS_FINISHED = Counter("lobby_hands_finished", "Hands finished, by game.", ("game",))
 HANDS_VOIDED = Counter("lobby_hands_voided", "Hands voided, by game.", ("game",))
-SESSION_CALLS, SESSION_BATCH_CALLS = session_metrics("lobby")
+BATCHED_CALLS, BATCH_SIZE = batch_metrics("lobby")
 LEDGER_GRANTED = Gauge(
     "lobby_ledger_granted_chips", "Chips ever granted (ledger grants); see GetLedgerTotals."
 )

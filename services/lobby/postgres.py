@@ -3,8 +3,8 @@
 Why a dialect layer and not a second store: ``LobbyStore`` is one class whose SQL
 is the portable core both databases share (tables, partial unique indexes,
 ``COALESCE(SUM(...))``, ``CHECK``), so every method, transaction and invariant is
-written and tested once, and the tests run the lobby on both (tests/services/
-test_lobby_service.py, tests/services/postgres.py).  What differs is mechanical
+written and tested once, and the tests run the lobby on both (tests/service/services/
+test_lobby_*.py, tests/support/postgres.py).  What differs is mechanical
 and handled here, in one place:
 
 =========================== =============================================

@@ -289,7 +289,7 @@ class LobbyStore:
             (table_id, seat, player_id, chips),
         )
         self._ledger("buy_in", player_id, table_id, None, -chips, chips)
-        return self._balance(player_id)
+        return self.balance(player_id)
 
     def cash_out(self, player_id: str, table_id: str, seat: int, chips: int) -> int:
         """The seat is emptied and ``chips`` (its whole stack) go back to the balance;
@@ -304,7 +304,7 @@ class LobbyStore:
             "UPDATE players SET balance = balance + ? WHERE player_id = ?", (chips, player_id)
         )
         self._ledger("cash_out", player_id, table_id, None, chips, -chips)
-        return self._balance(player_id)
+        return self.balance(player_id)
 
     def set_leaving(self, table_id: str, seat: int) -> None:
         self._db.execute(
@@ -412,7 +412,8 @@ class LobbyStore:
 
     # ------------------------------------------------------------ the ledger
 
-    def _balance(self, player_id: str) -> int:
+    def balance(self, player_id: str) -> int:
+        """The player's balance now (inside the caller's transaction)."""
         row = self._db.execute(
             "SELECT balance FROM players WHERE player_id = ?", (player_id,)
         ).fetchone()

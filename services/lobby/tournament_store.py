@@ -89,10 +89,7 @@ class TournamentStore:
         return [bytes(r[0]) for r in rows]
 
     def balance(self, player_id: str) -> int:
-        row = self._db.execute(
-            "SELECT balance FROM players WHERE player_id = ?", (player_id,)
-        ).fetchone()
-        return int(row[0])
+        return self.store.balance(player_id)
 
     def move_money(
         self, tournament_id: str, player_id: str, kind: str, to_pool: int, to_fees: int

@@ -20,6 +20,7 @@ from poker_rules.config import Game
 from poker_rules.evaluate import HandValue, evaluate_high, evaluate_low, evaluate_short_deck
 from poker_rules.pots import Pot
 from poker_rules.showdown import award_pots, show_order, shows_or_mucks
+from poker_rules.stud import first_to_act
 from poker_wire import MAX_CHIPS, card_list, check_count, game_config, one_card
 from service_kit.errors import InvalidArgumentError
 
@@ -168,7 +169,10 @@ def settle(request: pb.SettleRequest) -> pb.SettleResponse:
     pots = _pots(table, request.pots)
     high, low, evaluations = _evaluations(table)
     contenders = table.contenders
-    first = _first_to_show(table, request.first_to_show_seat, all_show=request.all_show)
+    if request.best_board_first:
+        first = _best_board(table, request)
+    else:
+        first = _first_to_show(table, request.first_to_show_seat, all_show=request.all_show)
 
     def own(p: int) -> list[Card]:
         cards = table.cards[p]
@@ -206,6 +210,33 @@ def settle(request: pb.SettleRequest) -> pb.SettleResponse:
         mucked_seats=[seats[i] for i in mucked],
         evaluations=evaluations,
     )
+
+
+def _best_board(table: Table, request: pb.SettleRequest) -> int:
+    """The index of the best board showing (S6, all-in players included): who shows
+    first when the stud betting closed before seventh street (see the request)."""
+    if table.game is Game.DRAW_7A:
+        raise InvalidArgumentError("best_board_first is a stud rule (S6), not 7-A draw")
+    if request.first_to_show_seat:
+        raise InvalidArgumentError(
+            "best_board_first names the first to show: leave first_to_show_seat 0"
+        )
+    if not request.all_show:
+        raise InvalidArgumentError(
+            "best_board_first needs all_show: the betting closed early (S12)"
+        )
+    boards: list[list[Card]] = []
+    for k, hand in enumerate(request.hands):
+        own = table.cards[k]
+        if own is None:
+            boards.append([])
+            continue
+        field = f"hands[{k}].upcards"
+        up = card_list(hand.upcards, field, fewest=4, most=4)
+        if not set(up) <= set(own):
+            raise InvalidArgumentError(f"{field}: every upcard is one of the player's cards")
+        boards.append(up)
+    return first_to_act(boards, [own is None for own in table.cards])
 
 
 def _first_to_show(table: Table, seat: int, *, all_show: bool) -> int:

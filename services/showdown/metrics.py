@@ -5,7 +5,7 @@ from __future__ import annotations
 from prometheus_client import Counter, Histogram
 
 from poker_rules.config import Game
-from service_kit.metrics import session_metrics
+from service_kit.metrics import batch_metrics
 
 POTS_SETTLED = Counter("showdown_pots_settled", "Pots split at showdown, by game.", ("game",))
 POT_SIZE = Histogram(
@@ -27,7 +27,7 @@ POT_SIZE = Histogram(
         10_000_000,
     ),
 )
-SESSION_CALLS, SESSION_BATCH_CALLS = session_metrics("showdown")
+BATCHED_CALLS, BATCH_SIZE = batch_metrics("showdown")
 HANDS_EVALUATED = Counter("showdown_hands_evaluated", "Hands scored, by game.", ("game",))
 
 # Per-game series exist from the first scrape at 0 (rate() defined before a game's

@@ -12,39 +12,20 @@ Modules, one job each:
 
 - ``facts``: what happened in a hand (internal, complete) and the *only* function
   that turns a fact into what one viewer may see (``view``), plus snapshots;
-- ``hand``: the hand runner (one coroutine per hand) and the action clock;
-- ``runtime``: one table: its hand loop, its viewers' streams, histories;
+- ``runner``: one hand, street by street (the rule book's order), its decisions
+  and its showdown;
+- ``hand``: the hand in progress as viewers read it, and where answers come in;
+- ``turns``: the seat's pending answer and the action clock (S10);
+- ``betting_session``: the betting state and its name on the betting stream;
+- ``streets``: the deck and the stud streets, dealt ahead (their invariant);
+- ``calls``: one hand's downstream calls, counted; a failure voids the hand;
+- ``runtime``: one table's hand loop: ask the lobby, run the hand, report it;
+- ``viewers``: the table's open streams, and each fact fanned out to them;
+- ``snapshot``: what a viewer may know about the table now (Join, GetState);
+- ``history``: the finished hands, as each viewer may see them;
 - ``clients``: the downstream stubs, with deadlines and an RPC count;
-- ``servicer`` / ``server``: the gRPC surface and its settings.
+- ``servicer`` / ``server`` / ``settings``: the gRPC surface, its wiring and its settings.
 
-Settings (environment variables, besides the common ones of ``service_kit``):
-
-=========================  ===================  ======================================
-variable                   default              meaning
-=========================  ===================  ======================================
-TABLE_LOBBY_ADDR           127.0.0.1:50054      the lobby service
-TABLE_DEALER_ADDR          127.0.0.1:50051      the dealer service
-TABLE_BETTING_ADDR         127.0.0.1:50052      the betting service
-TABLE_SHOWDOWN_ADDR        127.0.0.1:50053      the showdown service
-TABLE_DISCOVERY_S          1.0                  how often the lobby's tables are listed
-TABLE_IDLE_POLL_S          0.25                 wait before asking again when a table
-                                                has fewer than two players
-TABLE_HAND_PAUSE_MS        0                    pause between hands (a room shows the
-                                                result a few seconds; bots need none)
-TABLE_HISTORY_HANDS        500                  finished hands kept per table
-TABLE_SHARD                0/1                  "i/n": run only the tables whose id
-                                                hashes to i mod n (replicas)
-TABLE_ALLOW_PRESET_DECKS   0                    1 = tests/certification may set the
-                                                next hand's deck (PresetNextDeck); the
-                                                dealer must allow presets too
-TABLE_AUDIT_TOKEN          (empty = disabled)   token for GetDeckReveal (the deck
-                                                order and salt of a finished hand)
-TABLE_AUDIT_TOKEN_FILE     (empty = none)       or: a file whose first line is that
-                                                token (a mounted Secret); not both
-TABLE_BETTING_SESSION      1                    1 = betting and dealer calls in
-                                                batches on one stream each (betting
-                                                SessionBatches, dealer Session);
-                                                0 = unary calls
-CALL_DEADLINE_S            2                    deadline of every downstream call
-=========================  ===================  ======================================
+Its settings are ``settings.TableSettings`` (besides the common
+``service_kit.settings.ServerSettings``); docs/services.md lists them.
 """

@@ -1,7 +1,7 @@
 """``python -m services.table``: run the table service until SIGTERM."""
 
 from service_kit import run_service
-from services.ports import DEFAULT_PORTS
+from service_kit.ports import DEFAULT_PORTS
 from services.table.server import make_spec
 
 if __name__ == "__main__":

@@ -3,23 +3,24 @@ deadline and counted.
 
 Betting decisions, the bulk of a hand's calls (one per decision), the dealer's
 calls, the lobby's hand calls (NextHand, FinishHand, VoidPendingHand) and the
-showdown's go over batched streams (betting ``SessionBatches``, dealer, lobby and
-showdown ``Session``): one long-lived stream per service and table-service
-process, each call a request matched to its response by id, and every call
-waiting when a message goes out carried in that message.  A stream message costs
-a fraction of a unary call in grpc.aio (the ceiling benchmark measures both), a
-batch costs about one message, and the betting service stays stateless: every
-request carries its state.  The lobby's other calls (Authenticate, ListTables...)
-stay unary.  ``TABLE_BETTING_SESSION=0`` makes them all unary again.
+showdown's go over each service's ``Batch`` stream (poker/common/v1/batch.proto):
+one long-lived stream per service and table-service process, each call matched
+to its reply by id, and every call waiting when a message goes out carried in
+that message.  A stream message costs a fraction of a unary call in grpc.aio (the
+ceiling benchmark measures both), a batch costs about one message, and the
+betting service stays stateless: a call may carry its state.  Which methods
+ride the stream is the protos' ``batched`` option (``batched_methods``); the
+lobby's other calls (Authenticate, ListTables...) stay unary.
+``TABLE_BATCHED_CALLS=0`` makes them all unary again.
 
 Every failure, unary or on the stream (refused, deadline passed, stream broken),
 reaches the caller as ``DownstreamError`` with the status code, so the hand runner
 handles both paths the same way: a refused action goes back to the player,
 anything else voids the hand.
 
-The count is the table's cost per hand (issue 3 asks for "inter-service RPCs per
-hand"): ``table_downstream_calls_total{service,method,transport}`` on /metrics,
-``transport`` "unary" (an RPC) or "stream" (a call on a batched stream).
+The count is the table's cost per hand (inter-service calls per hand):
+``table_downstream_calls_total{service,method,transport}`` on /metrics,
+``transport`` "unary" (an RPC) or "batched" (a call on a Batch stream).
 """
 
 from __future__ import annotations
@@ -33,15 +34,13 @@ from typing import Any
 
 import grpc
 
-from poker.betting.v1 import betting_pb2 as bpb
-from poker.betting.v1 import betting_pb2_grpc
-from poker.dealer.v1 import dealer_pb2 as dpb
-from poker.dealer.v1 import dealer_pb2_grpc
-from poker.lobby.v1 import lobby_pb2 as lpb
-from poker.lobby.v1 import lobby_pb2_grpc
-from poker.showdown.v1 import showdown_pb2 as spb
-from poker.showdown.v1 import showdown_pb2_grpc
-from service_kit.batches import drain
+from poker.betting.v1 import betting_pb2, betting_pb2_grpc
+from poker.common.v1.batch_pb2 import CallBatch, Reply
+from poker.dealer.v1 import dealer_pb2, dealer_pb2_grpc
+from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from poker.showdown.v1 import showdown_pb2, showdown_pb2_grpc
+from poker_wire.batching import drain
+from service_kit.batches import BatchedMethod, batched_methods
 from service_kit.deadlines import default_deadline
 
 from .metrics import DOWNSTREAM_CALLS, DOWNSTREAM_FAILURES, DOWNSTREAM_SECONDS
@@ -71,30 +70,20 @@ class DownstreamError(Exception):
 
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
-_BETTING_FIELDS = {
-    "ApplyAction": "apply_action",
-    "ApplyTimeout": "apply_timeout",
-    "StartRound": "start_round",
-    "LegalActions": "legal_actions",
+# The methods each service's Batch stream carries, from the protos' ``batched``
+# option (the server reads the same).
+_BATCHED = {
+    "betting": batched_methods(betting_pb2.DESCRIPTOR.services_by_name["Betting"]),
+    "dealer": batched_methods(dealer_pb2.DESCRIPTOR.services_by_name["Dealer"]),
+    "lobby": batched_methods(lobby_pb2.DESCRIPTOR.services_by_name["Lobby"]),
+    "showdown": batched_methods(showdown_pb2.DESCRIPTOR.services_by_name["Showdown"]),
 }
-_DEALER_FIELDS = {
-    "OpenDeck": "open_deck",
-    "Deal": "deal",
-    "DealRiver": "deal_river",
-    "Draw": "draw",
-    "CloseDeck": "close_deck",
-}
-_SHOWDOWN_FIELDS = {"Evaluate": "evaluate", "Settle": "settle"}
-_LOBBY_FIELDS = {
-    "NextHand": "next_hand",
-    "FinishHand": "finish_hand",
-    "VoidPendingHand": "void_pending_hand",
-}
+_Queued = tuple[int, str, bytes]  # call id, method, serialized request
 
 
 class CallStream:
-    """A service's calls as messages of one batched ``Session``-style stream,
-    reopened when broken (betting ``SessionBatches``, dealer ``Session``).
+    """A service's batched calls as messages of its ``Batch`` stream, reopened
+    when broken.
 
     Every call waiting when a message is written goes into that message: while one
     batch is on its way, the calls the process's other tables make queue up and
@@ -106,36 +95,32 @@ class CallStream:
     def __init__(
         self,
         name: str,
-        open_stream: Callable[[AsyncIterator[Any]], Any],
-        new_batch: Callable[[], Any],
-        fields: Mapping[str, str],
+        open_stream: Callable[[AsyncIterator[CallBatch]], Any],
+        methods: Mapping[str, BatchedMethod],
         deadline: float,
     ) -> None:
         self._name = name
         self._open_stream = open_stream
-        self._new_batch = new_batch
-        self.fields = fields  # the methods it carries
+        self.methods = methods  # the methods it carries
         self._deadline = deadline
-        self._queue: asyncio.Queue[tuple[int, str, Any] | None] | None = None
-        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._queue: asyncio.Queue[_Queued | None] | None = None
+        self._pending: dict[int, asyncio.Future[Reply]] = {}
         self._ids = itertools.count(1)
         self._reader: asyncio.Task[None] | None = None
 
-    def _open(self) -> asyncio.Queue[tuple[int, str, Any] | None]:
-        queue: asyncio.Queue[tuple[int, str, Any] | None] = asyncio.Queue()
+    def _open(self) -> asyncio.Queue[_Queued | None]:
+        queue: asyncio.Queue[_Queued | None] = asyncio.Queue()
 
-        def add(batch: Any, item: tuple[int, str, Any]) -> None:
-            call_id, field, request = item
-            message = batch.calls.add()
-            message.id = call_id
-            getattr(message, field).CopyFrom(request)
+        def add(batch: CallBatch, item: _Queued) -> None:
+            call_id, method, request = item
+            batch.calls.add(id=call_id, method=method, request=request)
 
-        call = self._open_stream(drain(queue, self._new_batch, add))
+        call = self._open_stream(drain(queue, CallBatch, add))
         self._queue = queue
         self._reader = asyncio.create_task(self._read(call, queue), name=f"{self._name} stream")
         return queue
 
-    async def _read(self, call: Any, queue: asyncio.Queue[tuple[int, str, Any] | None]) -> None:
+    async def _read(self, call: Any, queue: asyncio.Queue[_Queued | None]) -> None:
         failure = DownstreamError(grpc.StatusCode.UNAVAILABLE, f"{self._name} stream ended")
         try:
             async for reply in call:
@@ -168,20 +153,19 @@ class CallStream:
         queue = self._queue or self._open()
         call_id = next(self._ids)
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[Reply] = loop.create_future()
         self._pending[call_id] = future
-        queue.put_nowait((call_id, self.fields[method], request))
+        queue.put_nowait((call_id, method, request.SerializeToString()))
         # One timer per call (cheaper than asyncio.wait_for's task and waiter).
         timer = loop.call_later(self._deadline, self._expire, call_id, method)
         try:
             response = await future
         finally:
             timer.cancel()
-        result = response.WhichOneof("result")
-        if result == "error":
+        if response.WhichOneof("result") == "error":
             code = _CODES.get(response.error.code, grpc.StatusCode.UNKNOWN)
             raise DownstreamError(code, response.error.message)
-        return getattr(response, result)
+        return self.methods[method].response.FromString(response.response)
 
     async def close(self) -> None:
         if self._queue is not None:
@@ -197,7 +181,7 @@ class Downstream:
     """Stubs of the four services the table calls, over long-lived channels."""
 
     def __init__(
-        self, addresses: Addresses, deadline: float | None = None, *, betting_session: bool = True
+        self, addresses: Addresses, deadline: float | None = None, *, batched: bool = True
     ) -> None:
         options = [("grpc.keepalive_time_ms", 30_000)]
         self.deadline = default_deadline() if deadline is None else deadline
@@ -212,30 +196,13 @@ class Downstream:
         self.dealer = dealer_pb2_grpc.DealerStub(self._channels["dealer"])
         self.betting = betting_pb2_grpc.BettingStub(self._channels["betting"])
         self.showdown = showdown_pb2_grpc.ShowdownStub(self._channels["showdown"])
-        # Betting, dealer, showdown and the lobby's hand calls go over batched
-        # streams (unary with TABLE_BETTING_SESSION=0); the lobby's others are unary.
+        # The batched methods go over each service's Batch stream (unary with
+        # TABLE_BATCHED_CALLS=0); the lobby's others are unary.
         self.streams: dict[str, CallStream] = {}
-        if betting_session:
-            self.streams["betting"] = CallStream(
-                "betting",
-                self.betting.SessionBatches,
-                bpb.SessionBatch,
-                _BETTING_FIELDS,
-                self.deadline,
-            )
-            self.streams["dealer"] = CallStream(
-                "dealer", self.dealer.Session, dpb.SessionBatch, _DEALER_FIELDS, self.deadline
-            )
-            self.streams["lobby"] = CallStream(
-                "lobby", self.lobby.Session, lpb.SessionBatch, _LOBBY_FIELDS, self.deadline
-            )
-            self.streams["showdown"] = CallStream(
-                "showdown",
-                self.showdown.Session,
-                spb.SessionBatch,
-                _SHOWDOWN_FIELDS,
-                self.deadline,
-            )
+        if batched:
+            for name, methods in _BATCHED.items():
+                stub = getattr(self, name)
+                self.streams[name] = CallStream(name, stub.Batch, methods, self.deadline)
         self.calls = 0
         self._counters: dict[tuple[str, str], Any] = {}
         self._timers: dict[str, Any] = {}
@@ -252,14 +219,14 @@ class Downstream:
         """``await stub.method(request)``, counted; a failure raises DownstreamError
         for the caller to void the hand, retry, or pass on."""
         self.calls += 1
-        session = self.streams.get(service)
-        if session is not None and method not in session.fields:
-            session = None
-        self._count(service, method, "unary" if session is None else "stream")
+        stream = self.streams.get(service)
+        if stream is not None and method not in stream.methods:
+            stream = None
+        self._count(service, method, "unary" if stream is None else "batched")
         started = time.perf_counter()
         try:
-            if session is not None:
-                return await session.call(method, request)
+            if stream is not None:
+                return await stream.call(method, request)
             return await getattr(getattr(self, service), method)(request, timeout=self.deadline)
         except grpc.aio.AioRpcError as error:
             DOWNSTREAM_FAILURES.labels(service, method, error.code().name).inc()

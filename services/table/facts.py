@@ -2,10 +2,11 @@
 
 The hand runner records *facts*: complete, internal, never sent as they are (a
 ``Dealt`` fact holds every card dealt, down cards included).  ``view`` is the one
-function that turns a fact into the ``TableEvent`` a viewer may receive, and
-``visible`` the one that decides whether the viewer receives it at all; streams,
-reconnect snapshots and hand histories all go through them, so a card reaches a
-viewer only where these functions put it (ARCHITECTURE: "a player's view is
+function that turns a fact into the ``TableEvent`` a viewer receives: every viewer
+receives every fact, each seen its own way (``private_to`` and ``shared`` only tell
+the table which viewers see the same event, so that it builds each one once).
+Streams, reconnect snapshots and hand histories all go through ``view``, so a card
+reaches a viewer only where it puts it (ARCHITECTURE: "a player's view is
 computed, not filtered late").
 
 A viewer is a seat number (1..10) or ``SPECTATOR`` (0).  What each may see:

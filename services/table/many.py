@@ -25,12 +25,13 @@ import grpc
 
 from poker.table.v1 import table_pb2 as pb
 from poker_wire import check_count
-from service_kit.batches import drain
+from poker_wire.batching import drain
 from service_kit.errors import status_of
 from service_kit.logs import get_logger
 
 from .metrics import CONNECTED, STREAM_MESSAGES
-from .runtime import QUEUE_LIMIT, Subscriber, TableRuntime
+from .runtime import TableRuntime
+from .viewers import QUEUE_LIMIT, Subscriber
 
 # How the servicer opens a seat: runtime lookup and token check, as Play does.
 Opener = Callable[[pb.Join], Awaitable[TableRuntime]]
@@ -167,7 +168,8 @@ class Many:
 
     def _apply(self, session: _Session, message: pb.SessionMessage) -> None:
         runtime, sub = session.runtime, session.sub
-        assert runtime is not None and sub is not None
+        if runtime is None or sub is None:
+            raise RuntimeError("a message applied before its Join was taken")
         if message.leave:
             sub.end(grpc.StatusCode.OK, "")
             return

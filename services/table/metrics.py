@@ -40,15 +40,15 @@ DECISION_SECONDS = Histogram(
 )
 DOWNSTREAM_CALLS = Counter(
     "table_downstream_calls",
-    "Calls to other services, by service, method and transport (unary RPC or a "
-    "betting Session stream message).",
+    "Calls to other services, by service, method and transport (unary: an RPC; "
+    "batched: a call on the service's Batch stream).",
     ("service", "method", "transport"),
 )
 DOWNSTREAM_SECONDS = Histogram(
     "table_downstream_call_seconds",
     "The table's calls to other services, by service, from the call to its answer "
-    "or error, unary or on a call stream: what the hands wait on "
-    "(grpc_server_handling_seconds cannot time a call on a stream).",
+    "or error, unary or batched: what the hands wait on "
+    "(grpc_server_handling_seconds cannot time a call on a Batch stream).",
     ("service",),
     buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 2.5),
 )

@@ -1,10 +1,11 @@
-"""One table: its hand loop, its viewers' streams, its finished hands.
+"""One table's hand loop: ask the lobby, run the hand, report it.
 
 The loop asks the lobby for the next hand (``NextHand``: who is dealt in, the
-button and the blinds), runs it (``hand.HandRunner``), keeps its history and
-reports the final stacks (``FinishHand``).  A report the lobby did not take is
-retried before anything else, so a hand is never forgotten nor reported twice
-(the lobby's NextHand returns the same pending hand until it is reported).
+button and the blinds), runs it (``runner.HandRunner``), keeps its history
+(``history``) and reports the final stacks (``FinishHand``).  A report the lobby
+did not take is retried before anything else, so a hand is never forgotten nor
+reported twice (the lobby's NextHand returns the same pending hand until it is
+reported).
 
 Crash durability: before its first hand at a table, a process asks the lobby to
 void the hand a dead predecessor left pending (``VoidPendingHand``; the lobby
@@ -14,11 +15,9 @@ it voided the hand on its own restart) makes a played hand voided here too: the
 history records it voided and the viewers get a second HandFinished, voided, with
 the stacks as at the hand's start.
 
-Viewers are subscribers: one per player (a newer connection replaces the older,
-which is how a reconnect works) and any number of spectators.  Each fact of the
-hand goes through ``facts.view`` for each viewer, the only way an event is made.
-``DELIVERY_ON_TURN`` subscribers get their events gathered into one EventBatch
-when they must act or the hand ends.
+``TableRuntime`` is also the one object the servicer holds per table, so it
+forwards the readers' calls: the viewers' streams are ``viewers``, what a viewer
+sees on joining is ``snapshot``, the finished hands are ``history``.
 """
 
 from __future__ import annotations
@@ -26,110 +25,31 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import grpc
 
 from poker.dealer.v1 import dealer_pb2 as dpb
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.table.v1 import table_pb2 as pb
-from poker_wire.phh_view import history_phh
-from service_kit.errors import FailedPreconditionError, NotFoundError
 from service_kit.logs import get_logger
 
 from . import facts as f
-from .archive import ArchivedHand, pack
+from . import snapshot as snapshots
+from .calls import HandVoided
 from .clients import Downstream, DownstreamError
-from .hand import Hand, HandResult, HandRunner, HandVoided, game_name
+from .hand import Hand, HandResult, game_name
+from .history import History
 from .metrics import (
-    ACTIONS_REJECTED,
     HANDS_FINISHED,
     HANDS_STARTED,
     POT_SIZE,
-    STREAM_MESSAGES,
     TABLE_LOOP_ERRORS,
     hand_ended,
     hand_started,
 )
-
-QUEUE_LIMIT = 2_000  # events waiting for a slow reader before it is disconnected
-
-
-# What a shared stream's sink gets: an event, a DELIVERY_ON_TURN batch of them
-# (the sink wraps them itself: one copy instead of two), or None at the end.
-Sink = Callable[["Subscriber", "pb.TableEvent | list[pb.TableEvent] | None"], None]
-
-
-class Subscriber:
-    """One open stream: a player's (``player_id``) or a spectator's (None).
-
-    Its events go to ``queue`` (one Play or Watch stream each), or to ``sink`` when
-    many subscribers share one stream (PlayMany): the sink gets each event, and
-    None when the subscriber ends."""
-
-    def __init__(self, player_id: str | None, delivery: int, sink: Sink | None = None) -> None:
-        self.player_id = player_id
-        self.on_turn = delivery == pb.DELIVERY_ON_TURN
-        self.sink = sink
-        self.queue: asyncio.Queue[pb.TableEvent | None] = asyncio.Queue()
-        self.buffer: list[pb.TableEvent] = []
-        self.viewer = f.Viewer()
-        self.hand_id = ""
-        self.ended: tuple[grpc.StatusCode, str] | None = None
-
-    def _push(self, event: pb.TableEvent) -> None:
-        if self.ended is not None:
-            return
-        if self.sink is not None:  # the shared stream counts its own messages
-            self.sink(self, event)
-            return
-        if self.queue.qsize() >= QUEUE_LIMIT:
-            self.end(grpc.StatusCode.RESOURCE_EXHAUSTED, "the stream is not being read")
-            return
-        STREAM_MESSAGES.labels("batch" if event.HasField("batch") else "event").inc()
-        self.queue.put_nowait(event)
-
-    def _flush(self) -> None:
-        if not self.buffer:
-            return
-        if self.sink is not None and self.ended is None:
-            self.sink(self, self.buffer)
-            self.buffer = []
-            return
-        if len(self.buffer) == 1:
-            self._push(self.buffer[0])
-        else:
-            self._push(pb.TableEvent(batch=pb.EventBatch(events=self.buffer)))
-        self.buffer = []
-
-    def deliver(self, event: pb.TableEvent, *, urgent: bool) -> None:
-        """A hand event; ``urgent`` ones (the seat's turn, the hand's end) flush a
-        DELIVERY_ON_TURN buffer."""
-        if not self.on_turn:
-            self._push(event)
-            return
-        self.buffer.append(event)
-        if urgent:
-            self._flush()
-
-    def direct(self, event: pb.TableEvent) -> None:
-        """Snapshot, Pong, ActionRejected: sent now, after anything buffered."""
-        if self.on_turn:
-            self.buffer.append(event)
-            self._flush()
-        else:
-            self._push(event)
-
-    def end(self, code: grpc.StatusCode, message: str) -> None:
-        """Close the stream with a status (replaced by a newer connection, too slow)."""
-        if self.ended is None:
-            self.ended = (code, message)
-            self.buffer = []
-            if self.sink is not None:
-                self.sink(self, None)
-            else:
-                self.queue.put_nowait(None)
+from .runner import HandRunner
+from .viewers import Audience, Sink, Subscriber
 
 
 class TableRuntime:
@@ -150,10 +70,8 @@ class TableRuntime:
         self.idle_poll_s = idle_poll_s
         self.hand_pause_s = hand_pause_s
         self.hand: Hand | None = None
-        self.players: dict[str, Subscriber] = {}
-        self.spectators: set[Subscriber] = set()
-        # Finished hands, archived (``archive``: a few objects each, for the GC).
-        self.history: collections.deque[ArchivedHand] = collections.deque(maxlen=history_hands)
+        self.viewers = Audience(self.table_id)
+        self.history = History(self.table_id, history_hands)
         self.hands_played = 0
         self.preset_order: list[str] = []
         self.unreported: lpb.FinishHandRequest | None = None
@@ -182,8 +100,7 @@ class TableRuntime:
         if self.unreported is not None:
             self.unreported.plan_next = False
             await self._report(self.unreported)
-        for sub in [*self.players.values(), *self.spectators]:
-            sub.end(grpc.StatusCode.UNAVAILABLE, "the table service is shutting down")
+        self.viewers.end_all(grpc.StatusCode.UNAVAILABLE, "the table service is shutting down")
 
     async def _take_over(self) -> None:
         """Before this process's first hand here: void the hand a previous table
@@ -307,7 +224,7 @@ class TableRuntime:
         finally:
             self.hand = None
             hand_ended(self.table_id)
-        self.history.append(ArchivedHand.of(result))
+        self.history.add(result)
         self.hands_played += 1
         HANDS_FINISHED.labels(game, result.outcome).inc()
         if not result.voided:
@@ -332,7 +249,7 @@ class TableRuntime:
         reveal: dpb.CloseDeckResponse | None = None
         with contextlib.suppress(HandVoided):
             reveal = await runner.close_deck()
-        hand.turn = None
+        hand.turns.close()
         runner.emit(
             f.HandFinished(
                 awards=(),
@@ -410,64 +327,30 @@ class TableRuntime:
         )
         hand.facts.append(fact)
         self._emit(hand, fact)
-        for i, archived in enumerate(self.history):
-            if archived.hand_id == hand_id:
-                self.history[i] = dataclasses.replace(
-                    archived,
-                    packed_facts=pack(hand.facts),
-                    final_stacks=tuple(hand.start_stacks),
-                    voided=True,
-                    outcome="voided",
-                )
+        self.history.void(hand_id, hand.facts, hand.start_stacks)
         self.log.warning("hand voided by the lobby", hand_id=hand_id)
 
     # ------------------------------------------------------------ viewers
 
     def _emit(self, hand: Hand, fact: f.Fact) -> None:
-        """Send one fact to every viewer, as ``facts.view`` builds it for each: once
-        for everyone, once more for the seat it is private to (and per viewer for
-        the rare showdown that differs by more than one seat)."""
+        """One fact of ``hand`` to every viewer (``Audience.emit``); the hand's end
+        is kept for the snapshots between hands."""
         if isinstance(fact, f.HandFinished):
             self.last_finished = fact
-        urgent = isinstance(fact, f.Turn | f.HandFinished)
-        seq = len(hand.facts)
-        private = f.private_to(fact)
-        shared = f.shared(fact)
-        built: dict[int, pb.TableEvent] = {}
-        for sub in [*self.players.values(), *self.spectators]:
-            if sub.hand_id != hand.hand_id:
-                sub.hand_id = hand.hand_id
-                sub.viewer = f.Viewer(hand.seat_of(sub.player_id) if sub.player_id else f.SPECTATOR)
-            seat = sub.viewer.seat
-            key = seat if (seat == private or not shared) else -1
-            event = built.get(key)
-            if event is None:
-                event = built[key] = f.view(
-                    fact, sub.viewer, seq=seq, table_id=self.table_id, hand_id=hand.hand_id
-                )
-            sub.deliver(event, urgent=urgent and (not isinstance(fact, f.Turn) or seat == private))
+        self.viewers.emit(hand, fact)
 
     def _reject(
         self, hand: Hand, seat: int, action_seq: int, code: grpc.StatusCode, message: str
     ) -> None:
         player = hand.players[hand.index(seat)]
-        sub = self.players.get(player)
+        sub = self.viewers.players.get(player)
         if sub is not None:
             self.send_rejection(sub, action_seq, code, message)
 
     def send_rejection(
         self, sub: Subscriber, action_seq: int, code: grpc.StatusCode, message: str
     ) -> None:
-        ACTIONS_REJECTED.labels(code.name).inc()
-        sub.direct(
-            pb.TableEvent(
-                table_id=self.table_id,
-                hand_id=self.hand.hand_id if self.hand else "",
-                action_rejected=pb.ActionRejected(
-                    action_seq=action_seq, code=code.value[0], message=message
-                ),
-            )
-        )
+        self.viewers.reject(sub, self.hand.hand_id if self.hand else "", action_seq, code, message)
 
     def join(
         self,
@@ -478,32 +361,19 @@ class TableRuntime:
     ) -> Subscriber:
         """A new stream; a player's replaces their older one (reconnect).  Its
         Snapshot shows ``seating`` (``seating()``) for the seats not in a hand."""
-        sub = Subscriber(player_id, delivery, sink)
-        if player_id is None:
-            self.spectators.add(sub)
-        else:
-            old = self.players.get(player_id)
-            if old is not None:
-                old.end(grpc.StatusCode.ABORTED, "replaced by a newer connection of this player")
-            self.players[player_id] = sub
-        hand = self.hand
-        if hand is not None:
-            sub.hand_id = hand.hand_id
-            sub.viewer = f.Viewer(hand.seat_of(player_id) if player_id else f.SPECTATOR)
+        sub = self.viewers.join(player_id, delivery, sink, self.hand)
         sub.direct(
             pb.TableEvent(table_id=self.table_id, snapshot=self.snapshot(player_id, seating))
         )
         return sub
 
     def leave(self, sub: Subscriber) -> None:
-        if sub.player_id is None:
-            self.spectators.discard(sub)
-        elif self.players.get(sub.player_id) is sub:
-            del self.players[sub.player_id]
+        self.viewers.leave(sub)
 
     def submit(self, sub: Subscriber, msg: pb.PlayerAction) -> None:
         """A player's action from their stream: to the hand, or refused to them."""
-        assert sub.player_id is not None
+        if sub.player_id is None:
+            raise ValueError("a spectator's stream has no actions to submit")
         hand = self.hand
         if hand is None:
             refusal = (grpc.StatusCode.FAILED_PRECONDITION, "no hand is in progress")
@@ -524,156 +394,30 @@ class TableRuntime:
     # ------------------------------------------------------------ state and history
 
     async def seating(self) -> tuple[lpb.SeatInfo, ...]:
-        """Who sits where now, from the lobby (``GetTable``), for a snapshot.
-
-        Why ask: the seats of a hand are only those dealt in, so a player who sat
-        down and waits for their first hand (B2), or anyone between hands, would
-        otherwise see no seat at all, not even their own.  The table's copy of the
-        lobby's table (``info``, refreshed by discovery) may predate a SitDown of a
-        moment ago; it is only the fallback when the lobby does not answer, so a
-        Join or GetState never fails for want of it.  Every field shown (seat,
-        player, name, stack) is public: the lobby's GetTable shows it to anyone."""
-        try:
-            table: lpb.Table = await self.ds.call(
-                "lobby", "GetTable", lpb.GetTableRequest(table_id=self.table_id)
-            )
-        except DownstreamError as error:
-            self.log.warning("seating not read from the lobby", code=error.code().name)
-            return tuple(self.info.occupied)
-        return tuple(table.occupied)
+        """Who sits where now (``snapshot.lobby_seating``), or, when the lobby does
+        not answer, this table's copy of the lobby's table (``info``)."""
+        seats = await snapshots.lobby_seating(self.ds, self.table_id, self.log)
+        return tuple(self.info.occupied) if seats is None else seats
 
     def snapshot(self, player_id: str | None, seating: Sequence[lpb.SeatInfo] = ()) -> pb.Snapshot:
-        """Everything ``player_id`` (None: a spectator) may know about the table now.
-
-        ``seating`` (``seating()``: the lobby's seats) adds the seats not dealt
-        into the hand in progress, or every seat between hands, with their stacks
-        and no cards; a seated player's ``your_seat`` is their seat even when they
-        are not in the hand (their view of the hand stays a spectator's)."""
-        snap = pb.Snapshot(table_id=self.table_id, config=self.info.config)
-        own = next((s.seat for s in seating if player_id and s.player_id == player_id), 0)
-        hand = self.hand
-        if hand is None:
-            self._seats_between_hands(snap, seating)
-            snap.your_seat = own
-            return snap
-        seat = hand.seat_of(player_id) if player_id else 0
-        snap.hand_id = hand.hand_id
-        snap.your_seat = seat or own
-        snap.street = hand.street
-        snap.button_seat = hand.button_seat
-        snap.button_dead = hand.button_dead
-        snap.community_card = hand.community_card
-        snap.deck_commitment = hand.commitment
-        snap.event_seq = len(hand.facts)
-        snap.pots.extend(hand.pots)
-        players = hand.state.players
-        draws = _draw_counts(hand.facts)
-        for i, s in enumerate(hand.seats):
-            cards = hand.cards[i] if i < len(hand.cards) else f.PlayerCards()
-            p = players[i] if i < len(players) else None
-            view = pb.SeatView(
-                seat=s,
-                player_id=hand.players[i],
-                name=hand.names[i],
-                stack=p.stack if p is not None else hand.start_stacks[i],
-                bet=p.bet if p is not None else 0,
-                in_hand=not p.folded if p is not None else True,
-                all_in=p.all_in if p is not None else False,
-                upcards=cards.up,
-            )
-            if s == seat:
-                view.own_cards.extend(cards.down)
-            else:
-                view.down_cards = len(cards.down)
-            if s in draws:
-                view.draw_count = draws[s]
-            snap.seats.append(view)
-        waiting = [s for s in seating if s.seat not in hand.seats]
-        if waiting:  # seated, not dealt in: no cards, the lobby's stack
-            views = [*snap.seats, *(_waiting_view(s) for s in waiting)]
-            del snap.seats[:]
-            snap.seats.extend(sorted(views, key=lambda v: v.seat))
-        turn = hand.turn
-        if turn is not None:
-            snap.to_act_seat = turn.seat
-            if turn.seat == seat:
-                snap.your_turn.CopyFrom(
-                    pb.YourTurn(
-                        action_seq=turn.action_seq,
-                        legal=turn.legal,
-                        deadline_unix_ms=turn.deadline_unix_ms,
-                    )
-                )
-        return snap
-
-    def _seats_between_hands(self, snap: pb.Snapshot, seating: Sequence[lpb.SeatInfo]) -> None:
-        """No hand in progress: the lobby's seats, or, without them, the last hand's
-        final seats.  While the last hand's report is not taken yet the lobby still
-        has the stacks from before it, so its players show their final stacks."""
-        last = self.last_finished
-        if not seating:
-            if last is not None:
-                snap.seats.extend(
-                    pb.SeatView(seat=s.seat, player_id=s.player_id, stack=s.stack)
-                    for s in last.seats
-                )
-            return
-        final = (
-            {s.player_id: s.stack for s in last.seats}
-            if last is not None and self.unreported is not None
-            else {}
+        """Everything ``player_id`` (None: a spectator) may know about the table now
+        (``snapshot.snapshot``)."""
+        return snapshots.snapshot(
+            self.table_id,
+            self.info.config,
+            self.hand,
+            player_id,
+            seating,
+            last=self.last_finished,
+            report_pending=self.unreported is not None,
         )
-        for s in sorted(seating, key=lambda s: s.seat):
-            view = _waiting_view(s)
-            view.stack = final.get(s.player_id, s.stack)
-            snap.seats.append(view)
 
     def histories(self, player_id: str | None, hand_id: str, limit: int) -> list[pb.HandHistory]:
-        """Finished hands as ``player_id`` may see them (S12: a participant sees the
-        called hands that were mucked)."""
-        if hand_id:
-            chosen = [r for r in self.history if r.hand_id == hand_id]
-            if not chosen:
-                raise NotFoundError(f"hand {hand_id!r} is not in table {self.table_id}'s history")
-        else:
-            chosen = list(self.history)[-limit:]
-        out = []
-        for result in chosen:
-            seat = 0
-            if player_id is not None and player_id in result.players:
-                seat = result.seats[result.players.index(player_id)]
-            viewer = f.Viewer(seat, participant_after_hand=bool(seat))
-            events = f.views(result.facts(), viewer, table_id=self.table_id, hand_id=result.hand_id)
-            out.append(
-                pb.HandHistory(
-                    hand_id=result.hand_id,
-                    config=result.config,
-                    events=events,
-                    # Written from the viewer's own events: nothing they were not shown.
-                    phh=history_phh(
-                        result.config, events, hand_id=result.hand_id, table_id=self.table_id
-                    ),
-                )
-            )
-        return out
+        """Finished hands as ``player_id`` may see them (``History.views``)."""
+        return self.history.views(player_id, hand_id, limit)
 
     def reveal(self, hand_id: str) -> pb.DeckReveal:
-        for result in self.history:
-            if result.hand_id == hand_id:
-                r = result.reveal
-                if r is None:
-                    raise FailedPreconditionError(f"hand {hand_id!r} has no reveal (voided early)")
-                return pb.DeckReveal(
-                    scheme=r.scheme,
-                    commitment=r.commitment,
-                    order=r.order,
-                    salt=r.salt,
-                    reshuffle_seed=r.reshuffle_seed,
-                    hand_id=r.hand_id,
-                    preset=r.preset,
-                    log=r.log,
-                )
-        raise NotFoundError(f"hand {hand_id!r} is not in table {self.table_id}'s history")
+        return self.history.reveal(hand_id)
 
     def summary(self) -> pb.TableSummary:
         return pb.TableSummary(
@@ -689,23 +433,6 @@ class TableRuntime:
 
     def set_preset(self, order: Sequence[str]) -> None:
         self.preset_order = list(order)
-
-
-def _waiting_view(s: lpb.SeatInfo) -> pb.SeatView:
-    """A seat not in the hand (or between hands): who, and the lobby's stack."""
-    return pb.SeatView(seat=s.seat, player_id=s.player_id, name=s.name, stack=s.stack)
-
-
-def _draw_counts(facts: Sequence[f.Fact]) -> dict[int, int]:
-    """D7: the cards each seat drew, public from the draw until the first action
-    after it (then none)."""
-    counts: dict[int, int] = {}
-    for fact in facts:
-        if isinstance(fact, f.DrawTaken):
-            counts[fact.seat] = len(fact.discarded)
-        elif isinstance(fact, f.ActionTaken) and counts:
-            return {}
-    return counts
 
 
 def _won(result: HandResult) -> int:

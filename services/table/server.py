@@ -1,4 +1,4 @@
-"""The table service's ServiceSpec: its settings (see the package docstring),
+"""The table service's ServiceSpec: its settings (``settings.TableSettings``),
 the table manager and the servicer."""
 
 from __future__ import annotations
@@ -8,79 +8,52 @@ import asyncio
 import grpc
 
 from poker.table.v1 import table_pb2, table_pb2_grpc
-from service_kit import ConfigError, ServiceSpec
-from service_kit.deadlines import default_deadline
+from service_kit import ServiceSpec
 from service_kit.logs import get_logger
-from service_kit.settings import env_bool, env_float, env_int, env_secret, env_str
-from services.ports import DEFAULT_PORTS
 
 from .clients import Addresses, Downstream
 from .servicer import TableManager, TableServicer
+from .settings import TableSettings
 
 SERVICE_NAME = table_pb2.DESCRIPTOR.services_by_name["TableService"].full_name
 
 
-def _address(service: str) -> str:
-    return env_str(f"TABLE_{service.upper()}_ADDR", f"127.0.0.1:{DEFAULT_PORTS[service][0]}")
-
-
-def _shard() -> tuple[int, int]:
-    text = env_str("TABLE_SHARD", "0/1")
-    try:
-        index, count = (int(part) for part in text.split("/"))
-    except ValueError:
-        raise ConfigError(f"TABLE_SHARD={text!r}: expected i/n, like 0/1 or 2/3") from None
-    if not 0 <= index < count:
-        raise ConfigError(f"TABLE_SHARD={text!r}: need 0 <= i < n")
-    return index, count
-
-
-def _audit_token() -> str:
-    """The auditors' token: TABLE_AUDIT_TOKEN, or the file TABLE_AUDIT_TOKEN_FILE
-    names (the Kubernetes manifests mount a Secret there).  A missing file is no
-    token: GetDeckReveal is disabled, as with the variable unset (the Secret is
-    optional)."""
-    token = env_secret("TABLE_AUDIT_TOKEN")
-    if not token and env_str("TABLE_AUDIT_TOKEN_FILE", ""):
-        get_logger().warning("no audit token in TABLE_AUDIT_TOKEN_FILE: GetDeckReveal disabled")
-    return token
-
-
 def make_spec() -> ServiceSpec:
     """Read TABLE_* settings and build the service (tables start once serving)."""
+    settings = TableSettings.from_env()
     addresses = Addresses(
-        lobby=_address("lobby"),
-        dealer=_address("dealer"),
-        betting=_address("betting"),
-        showdown=_address("showdown"),
+        lobby=settings.lobby_addr,
+        dealer=settings.dealer_addr,
+        betting=settings.betting_addr,
+        showdown=settings.showdown_addr,
     )
-    shard, shards = _shard()
-    discovery_s = env_float("TABLE_DISCOVERY_S", 1.0, minimum=0.05)
-    idle_poll_s = env_float("TABLE_IDLE_POLL_S", 0.25, minimum=0.01)
-    hand_pause_s = env_int("TABLE_HAND_PAUSE_MS", 0, minimum=0, maximum=60_000) / 1000
-    history_hands = env_int("TABLE_HISTORY_HANDS", 500, minimum=1, maximum=100_000)
-    allow_presets = env_bool("TABLE_ALLOW_PRESET_DECKS", False)
-    betting_session = env_bool("TABLE_BETTING_SESSION", True)
-    audit_token = _audit_token()
-    deadline = default_deadline()
+    shard, shards = settings.shard
     log = get_logger()
-    if allow_presets:
+    if settings.allow_preset_decks:
         log.warning("preset decks are allowed: tests and certification only")
+    if not settings.audit_token and settings.audit_token_file:
+        # A missing file is no token (the Secret is optional), as with the variable unset.
+        log.warning("no audit token in TABLE_AUDIT_TOKEN_FILE: GetDeckReveal disabled")
     holder: dict[str, TableManager] = {}
 
     def register(server: grpc.aio.Server) -> None:
         manager = TableManager(
-            Downstream(addresses, deadline, betting_session=betting_session),
-            discovery_s=discovery_s,
-            idle_poll_s=idle_poll_s,
-            hand_pause_s=hand_pause_s,
-            history_hands=history_hands,
+            Downstream(addresses, settings.call_deadline_s, batched=settings.batched_calls),
+            discovery_s=settings.discovery_s,
+            idle_poll_s=settings.idle_poll_s,
+            hand_pause_s=settings.hand_pause_s,
+            history_hands=settings.history_hands,
             shard=shard,
             shards=shards,
         )
         holder["manager"] = manager
         table_pb2_grpc.add_TableServiceServicer_to_server(
-            TableServicer(manager, allow_presets=allow_presets, audit_token=audit_token), server
+            TableServicer(
+                manager,
+                allow_presets=settings.allow_preset_decks,
+                audit_token=settings.audit_token,
+            ),
+            server,
         )
         asyncio.get_running_loop().call_soon(manager.start)
         log.info("downstream", **vars(addresses), shard=f"{shard}/{shards}")

@@ -35,12 +35,14 @@ from service_kit.logs import get_logger
 from .clients import Downstream, DownstreamError
 from .many import play_many
 from .metrics import CONNECTED, TABLES
-from .runtime import Subscriber, TableRuntime
+from .runtime import TableRuntime
+from .viewers import Subscriber
 
 MAX_TOKEN_LENGTH = 128
 # Stopped tournament tables (broken, T3, or their tournament over) whose hand
 # histories and deck reveals stay readable, most recently stopped kept.
 FINISHED_TABLES = 256
+Context = grpc.aio.ServicerContext[Any, Any]
 _LOBBY_CODES = {
     grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,
     grpc.StatusCode.NOT_FOUND: NotFoundError,
@@ -178,7 +180,7 @@ class TableServicer(pb_grpc.TableServiceServicer):
     # ------------------------------------------------------------ streams
 
     async def Play(
-        self, request_iterator: AsyncIterator[pb.PlayerMessage], context: Any
+        self, request_iterator: AsyncIterator[pb.PlayerMessage], context: Context
     ) -> AsyncIterator[pb.TableEvent]:
         first = await anext(aiter(request_iterator), None)
         if first is None or not first.HasField("join"):
@@ -201,7 +203,7 @@ class TableServicer(pb_grpc.TableServiceServicer):
             await context.abort(*sub.ended)  # OK (the player half-closed): a plain end
 
     async def PlayMany(
-        self, request_iterator: AsyncIterator[pb.PlayManyRequest], context: Any
+        self, request_iterator: AsyncIterator[pb.PlayManyRequest], context: Context
     ) -> AsyncIterator[pb.PlayManyEvents]:
         """Many seats over one stream (services/table/many.py)."""
         async for batch in play_many(self._open_seat, request_iterator):
@@ -238,7 +240,9 @@ class TableServicer(pb_grpc.TableServiceServicer):
             return
         sub.end(grpc.StatusCode.OK, "")
 
-    async def Watch(self, request: pb.WatchRequest, context: Any) -> AsyncIterator[pb.TableEvent]:
+    async def Watch(
+        self, request: pb.WatchRequest, context: Context
+    ) -> AsyncIterator[pb.TableEvent]:
         runtime = await self.manager.get(request.table_id)
         sub = runtime.join(None, pb.DELIVERY_EVERY_EVENT, seating=await runtime.seating())
         CONNECTED.labels("spectator").inc()
@@ -251,13 +255,13 @@ class TableServicer(pb_grpc.TableServiceServicer):
 
     # ------------------------------------------------------------ unary
 
-    async def GetState(self, request: pb.GetStateRequest, context: Any) -> pb.Snapshot:
+    async def GetState(self, request: pb.GetStateRequest, context: Context) -> pb.Snapshot:
         runtime = await self.manager.get(request.table_id)
         await self._authenticate(request.player_id, request.token, request.table_id)
         return runtime.snapshot(request.player_id, await runtime.seating())
 
     async def ListTables(
-        self, request: pb.ListTablesRequest, context: Any
+        self, request: pb.ListTablesRequest, context: Context
     ) -> pb.ListTablesResponse:
         check_count(request.game, "game", 0, 3)
         return pb.ListTablesResponse(
@@ -269,7 +273,7 @@ class TableServicer(pb_grpc.TableServiceServicer):
         )
 
     async def GetHandHistory(
-        self, request: pb.GetHandHistoryRequest, context: Any
+        self, request: pb.GetHandHistoryRequest, context: Context
     ) -> pb.GetHandHistoryResponse:
         limit = check_count(request.limit, "limit", 0, 100) or 20
         if request.hand_id:
@@ -281,7 +285,9 @@ class TableServicer(pb_grpc.TableServiceServicer):
             player = request.player_id
         return pb.GetHandHistoryResponse(hands=runtime.histories(player, request.hand_id, limit))
 
-    async def GetDeckReveal(self, request: pb.GetDeckRevealRequest, context: Any) -> pb.DeckReveal:
+    async def GetDeckReveal(
+        self, request: pb.GetDeckRevealRequest, context: Context
+    ) -> pb.DeckReveal:
         check_id(request.hand_id, "hand_id")
         if not self.audit_token or not hmac.compare_digest(
             request.audit_token.encode(), self.audit_token.encode()
@@ -293,7 +299,7 @@ class TableServicer(pb_grpc.TableServiceServicer):
         return runtime.reveal(request.hand_id)
 
     async def PresetNextDeck(
-        self, request: pb.PresetNextDeckRequest, context: Any
+        self, request: pb.PresetNextDeckRequest, context: Context
     ) -> pb.PresetNextDeckResponse:
         if not self.allow_presets:
             raise FailedPreconditionError(

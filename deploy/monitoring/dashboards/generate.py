@@ -1,11 +1,12 @@
 """Writes the Grafana dashboards of the card room (the *.json beside this file).
 
-    .venv/bin/python deploy/monitoring/dashboards/generate.py
+    .venv/bin/python -m deploy.monitoring.dashboards.generate
 
-The JSON is what Grafana imports; this script is how it is kept consistent (one
-layout, one datasource variable, unique panel ids).  tests/monitoring checks that
-the committed JSON is what this script writes, that every expression parses
-(promtool) and that every one returns series from a real scrape of the room.
+The JSON is what Grafana imports; this module is what each dashboard shows, built
+from the panel builders of ``panels.py`` so every board has one layout, one
+datasource variable and unique panel ids.  tests/ops/monitoring checks that the
+committed JSON is what this module writes, that every expression parses (promtool)
+and that every one returns series from a real scrape of the room.
 """
 
 from __future__ import annotations
@@ -14,206 +15,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-DS = {"type": "prometheus", "uid": "${datasource}"}
-RATE = "$__rate_interval"
-# Server-side gRPC failures (see rules/cardroom.rules.yml: client errors excluded).
-CLIENT_OK = (
-    "OK|CANCELLED|INVALID_ARGUMENT|FAILED_PRECONDITION|NOT_FOUND|PERMISSION_DENIED|"
-    "ALREADY_EXISTS|OUT_OF_RANGE|UNAUTHENTICATED"
+from deploy.monitoring.dashboards.panels import (
+    dashboard,
+    grpc_panels,
+    panel,
+    per_min,
+    quantile,
+    rate,
+    stat,
 )
-SERVICES = ("dealer", "betting", "showdown", "lobby", "table")
-# Services whose calls ride batched call streams (betting SessionBatches, the others
-# Session): grpc_server_handled_total counts such a stream once, when it ends, so
-# their calls are counted in <service>_session_calls_total{method,code}.
-STREAM_CALLS = ("dealer", "betting", "showdown", "lobby")
 
-Target = tuple[str, str]  # (expr, legend)
-
-
-def panel(
-    title: str,
-    targets: list[Target],
-    *,
-    unit: str = "short",
-    kind: str = "timeseries",
-    width: int = 12,
-    description: str = "",
-) -> dict[str, Any]:
-    return {
-        "type": kind,
-        "title": title,
-        "description": description,
-        "datasource": DS,
-        "width": width,
-        "fieldConfig": {"defaults": {"unit": unit}, "overrides": []},
-        "options": {},
-        "targets": [
-            {"refId": chr(ord("A") + i), "datasource": DS, "expr": expr, "legendFormat": legend}
-            for i, (expr, legend) in enumerate(targets)
-        ],
-    }
-
-
-def stat(title: str, expr: str, unit: str = "short", description: str = "") -> dict[str, Any]:
-    return panel(title, [(expr, "")], unit=unit, kind="stat", width=6, description=description)
-
-
-def dashboard(uid: str, title: str, panels: list[dict[str, Any]]) -> dict[str, Any]:
-    x = y = row_height = 0
-    for i, p in enumerate(panels, start=1):
-        w = p.pop("width")
-        h = 4 if p["type"] == "stat" else 8
-        if x + w > 24:
-            x, y = 0, y + row_height
-            row_height = 0
-        p["id"] = i
-        p["gridPos"] = {"x": x, "y": y, "w": w, "h": h}
-        x += w
-        row_height = max(row_height, h)
-    return {
-        "uid": uid,
-        "title": title,
-        "tags": ["cardroom"],
-        "schemaVersion": 39,
-        "version": 1,
-        "editable": True,
-        "graphTooltip": 1,
-        "time": {"from": "now-1h", "to": "now"},
-        "refresh": "30s",
-        "timezone": "",
-        "annotations": {"list": []},
-        "links": [],
-        "templating": {
-            "list": [
-                {
-                    "name": "datasource",
-                    "label": "Data source",
-                    "type": "datasource",
-                    "query": "prometheus",
-                    "current": {},
-                    "hide": 0,
-                    "refresh": 1,
-                    "regex": "",
-                    "options": [],
-                }
-            ]
-        },
-        "panels": panels,
-    }
-
-
-def error_ratio(job: str, by: str) -> str:
-    handled = f'grpc_server_handled_total{{job="{job}"}}'
-    errors = f'grpc_server_handled_total{{job="{job}",grpc_code!~"{CLIENT_OK}"}}'
-    return (
-        f"(sum by ({by}) (rate({errors}[{RATE}])) or sum by ({by}) (rate({handled}[{RATE}])) * 0)"
-        f" / sum by ({by}) (rate({handled}[{RATE}]))"
-    )
-
-
-def session_error_ratio(job: str) -> str:
-    """The error ratio by method of the calls on ``job``'s call streams."""
-    calls = f'{job}_session_calls_total{{job="{job}"}}'
-    errors = f'{job}_session_calls_total{{job="{job}",code!~"{CLIENT_OK}"}}'
-    return (
-        f"(sum by (method) (rate({errors}[{RATE}])) or sum by (method) (rate({calls}[{RATE}])) * 0)"
-        f" / sum by (method) (rate({calls}[{RATE}]))"
-    )
-
-
-def grpc_panels(job: str) -> list[dict[str, Any]]:
-    sel = f'job="{job}"'
-    streams = job in STREAM_CALLS
-    session_calls: list[Target] = (
-        [
-            (
-                f"sum by (method) (rate({job}_session_calls_total{{{sel}}}[{RATE}]))",
-                "{{method}} (on the call stream)",
-            )
-        ]
-        if streams
-        else []
-    )
-    session_errors: list[Target] = (
-        [(session_error_ratio(job), "{{method}} (on the call stream)")] if streams else []
-    )
-    on_streams = (
-        " The calls on the batched call streams are counted one by one (a stream RPC is "
-        "counted once, when it ends)."
-        if streams
-        else ""
-    )
-    return [
-        panel(
-            "gRPC calls / s by method",
-            [
-                (
-                    f"sum by (grpc_method) (rate(grpc_server_handled_total{{{sel}}}[{RATE}]))",
-                    "{{grpc_method}}",
-                ),
-                *session_calls,
-            ],
-            unit="reqps",
-            description=on_streams.strip(),
-        ),
-        panel(
-            "gRPC responses / s by status",
-            [
-                (
-                    f"sum by (grpc_code) (rate(grpc_server_handled_total{{{sel}}}[{RATE}]))",
-                    "{{grpc_code}}",
-                )
-            ],
-            unit="reqps",
-        ),
-        panel(
-            "gRPC server-side error ratio by method",
-            [(error_ratio(job, "grpc_method"), "{{grpc_method}}"), *session_errors],
-            unit="percentunit",
-            description="Client errors (INVALID_ARGUMENT, FAILED_PRECONDITION, NOT_FOUND, "
-            "PERMISSION_DENIED, ...) and CANCELLED excluded, as in the alert." + on_streams,
-        ),
-        panel(
-            "gRPC p99 latency by method (unary)",
-            [
-                (
-                    "histogram_quantile(0.99, sum by (grpc_method, le) (rate("
-                    f'grpc_server_handling_seconds_bucket{{{sel},grpc_type="UNARY"}}[{RATE}])))',
-                    "{{grpc_method}}",
-                )
-            ],
-            unit="s",
-        ),
-        panel(
-            "gRPC messages / s by method",
-            [
-                (
-                    f"sum by (grpc_method) (rate(grpc_server_msg_received_total{{{sel}}}[{RATE}]))",
-                    "in {{grpc_method}}",
-                ),
-                (
-                    f"sum by (grpc_method) (rate(grpc_server_msg_sent_total{{{sel}}}[{RATE}]))",
-                    "out {{grpc_method}}",
-                ),
-            ],
-            unit="ops",
-        ),
-        panel("Up", [(f"up{{{sel}}}", "{{instance}}")], width=12),
-    ]
-
-
-def per_min(expr: str) -> str:
-    return f"{expr} * 60"
-
-
-def rate(metric: str, by: str) -> str:
-    return f"sum by ({by}) (rate({metric}[{RATE}]))"
-
-
-def quantile(q: float, metric: str, by: str = "") -> str:
-    group = f"{by}, le" if by else "le"
-    return f"histogram_quantile({q}, sum by ({group}) (rate({metric}_bucket[{RATE}])))"
+HERE = Path(__file__).resolve().parent
 
 
 def overview() -> dict[str, Any]:
@@ -247,7 +59,7 @@ def overview() -> dict[str, Any]:
                 unit="s",
             ),
             panel(
-                "Server-side error ratio by service (unary and stream calls)",
+                "Server-side error ratio by service (unary and batched calls)",
                 [("job:cardroom_call_errors:ratio_rate5m", "{{job}}")],
                 unit="percentunit",
                 description="Of the calls in 'Calls / s by service', those that ended in a "
@@ -255,11 +67,11 @@ def overview() -> dict[str, Any]:
                 "CardroomGrpcErrorRate alert counts them.",
             ),
             panel(
-                "Calls / s by service (unary and stream calls)",
+                "Calls / s by service (unary and batched calls)",
                 [("job:cardroom_calls:rate5m", "{{job}}")],
                 unit="reqps",
-                description="Unary RPCs, the calls on the batched call streams (betting, "
-                "dealer, showdown and the lobby's hand calls: *_session_calls_total) and "
+                description="Unary RPCs, the calls on the Batch streams (betting, "
+                "dealer, showdown and the lobby's hand calls: *_batched_calls_total) and "
                 "the players' messages on the table's Play and PlayMany streams.",
             ),
             panel(
@@ -267,7 +79,7 @@ def overview() -> dict[str, Any]:
                 [
                     (
                         quantile(0.99, "table_downstream_call_seconds", "service"),
-                        "{{service}}: the table's calls (unary and stream)",
+                        "{{service}}: the table's calls (unary and batched)",
                     ),
                     (
                         "max by (job) (job_method:grpc_server_handling_seconds:p99_rate5m)",
@@ -360,8 +172,8 @@ def dealer() -> dict[str, Any]:
                 [(per_min(rate("dealer_reshuffles_total", "reason")), "{{reason}}")],
             ),
             panel(
-                "Session calls / s by call and status",
-                [(rate("dealer_session_calls_total", "method, code"), "{{method}} {{code}}")],
+                "Batched calls / s by method and status",
+                [(rate("dealer_batched_calls_total", "method, code"), "{{method}} {{code}}")],
                 unit="ops",
             ),
         ],
@@ -375,8 +187,8 @@ def betting() -> dict[str, Any]:
         [
             *grpc_panels("betting"),
             panel(
-                "Session calls / s by method and status",
-                [(rate("betting_session_calls_total", "method, code"), "{{method}} {{code}}")],
+                "Batched calls / s by method and status",
+                [(rate("betting_batched_calls_total", "method, code"), "{{method}} {{code}}")],
                 unit="ops",
             ),
             panel(
@@ -422,8 +234,8 @@ def showdown() -> dict[str, Any]:
         [
             *grpc_panels("showdown"),
             panel(
-                "Session calls / s by call and status",
-                [(rate("showdown_session_calls_total", "method, code"), "{{method}} {{code}}")],
+                "Batched calls / s by method and status",
+                [(rate("showdown_batched_calls_total", "method, code"), "{{method}} {{code}}")],
                 unit="ops",
             ),
             panel(
@@ -453,8 +265,8 @@ def lobby() -> dict[str, Any]:
         [
             *grpc_panels("lobby"),
             panel(
-                "Session calls / s by call and status (the table service's hand calls)",
-                [(rate("lobby_session_calls_total", "method, code"), "{{method}} {{code}}")],
+                "Batched calls / s by method and status (the table service's hand calls)",
+                [(rate("lobby_batched_calls_total", "method, code"), "{{method}} {{code}}")],
                 unit="ops",
             ),
             panel("Tables by game", [("sum by (game) (lobby_tables)", "{{game}}")]),

@@ -69,7 +69,7 @@ def high_rank(cards: Sequence[Card]) -> int:
 def category_of(value: int) -> HandCategory:
     """Category of a ``high_rank`` value (e.g. ``HandCategory.FULL_HOUSE``)."""
     category = _TABLES.category_of(value)
-    assert isinstance(category, HandCategory)
+    assert isinstance(category, HandCategory)  # type narrowing: the high tables hold no other
     return category
 
 
@@ -79,6 +79,11 @@ def evaluate_high(cards: Sequence[Card]) -> HandValue:
     Slower than ``high_rank`` (it finds the five cards used), but validates its input
     and returns the category and the five cards, best-first.  ``.value`` equals
     ``high_rank(cards)``.
+
+    >>> from poker_rules import parse_cards
+    >>> hand = evaluate_high(parse_cards("As Ad Ks Kd 2c 7h 9s"))
+    >>> hand.category.name, str(hand)
+    ('TWO_PAIR', 'two pair, aces and kings [As Ad Ks Kd 9s]')
     """
     hand = check_hand(cards, _TABLES.ranks, range(5, 8))
     value = high_rank(hand)

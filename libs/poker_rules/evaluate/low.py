@@ -87,6 +87,14 @@ def evaluate_low(cards: Sequence[Card]) -> HandValue | None:
 
     ``cards`` are the five cards used, highest first with the ace last
     (8-6-4-3-2, 5-4-3-2-A); of several cards of one rank, the lowest suit is listed.
+
+    H2: five different ranks of eight or lower qualify, the ace playing low.
+
+    >>> from poker_rules import parse_cards
+    >>> print(evaluate_low(parse_cards("As 2d 3c 4h 8s Kd Kc")))
+    eight low (8-4-3-2-A) [8s 4h 3c 2d As]
+    >>> print(evaluate_low(parse_cards("As 2d 3c 9h Ts Kd Kc")))
+    None
     """
     hand = check_hand(cards, frozenset(range(13)), range(5, 8))
     value = low_rank(hand)

@@ -91,7 +91,7 @@ def short_deck_rank(cards: Sequence[Card], with_sixes: bool = False) -> int:
 def short_deck_category_of(value: int, with_sixes: bool = False) -> ShortDeckCategory:
     """Category of a ``short_deck_rank`` value of the same deck."""
     category = _tables(with_sixes).category_of(value)
-    assert isinstance(category, ShortDeckCategory)
+    assert isinstance(category, ShortDeckCategory)  # type narrowing: these tables hold no other
     return category
 
 
@@ -100,6 +100,14 @@ def evaluate_short_deck(cards: Sequence[Card], with_sixes: bool = False) -> Hand
 
     ``.value`` equals ``short_deck_rank(cards, with_sixes)``; ``.cards`` are the five
     used, best-first (the low-ace straight is listed T-9-8-7-A / 9-8-7-6-A).
+
+    D8: in 7-A a flush beats a full house.
+
+    >>> from poker_rules import parse_cards
+    >>> flush = evaluate_short_deck(parse_cards("As Ks Qs Js 9s"))
+    >>> full = evaluate_short_deck(parse_cards("Ah Ad Ac Kd Ks"))
+    >>> str(flush), flush.value > full.value
+    ('flush, ace high [As Ks Qs Js 9s]', True)
     """
     tables = _tables(with_sixes)
     hand = check_hand(cards, tables.ranks, range(5, 8))

@@ -1,4 +1,4 @@
-"""Tournament rules (T1-T6 of RULES.md): pure arithmetic for the lobby.
+"""Tournament rules (T1-T6 of docs/rules.md): pure arithmetic for the lobby.
 
 Structure and clock (T1), the seating draw and TDA balancing (T2, T3), finishing
 places for simultaneous busts (T4), payouts and chip conservation (T5), players

@@ -12,8 +12,8 @@ button on the lowest occupied seat.
 
 Around heads-up play B1's "the button goes to the last small blind" can give the
 button back to the player who just held it (heads-up the button *is* the small
-blind).  B1's "never twice in a row" wins, as at ring tables (README, "The button
-around heads-up play"): with three or more players the button goes dead on the
+blind).  B1's "never twice in a row" wins, as at ring tables
+(docs/rule-decisions.md#button-heads-up): with three or more players the button goes dead on the
 empty seat just right of the small blind, or, when there is none, lies dead on the
 holder's seat (``button_dead``: they play the position without holding it);
 heads-up the same player posts the small blind, with the button marked dead.
@@ -160,7 +160,7 @@ def dealt_positions(
         return seats, next_positions(seats, seat_count, last)
     playing = [s for s in seats if s not in wait]
     coming = coming_positions(playing or seats, seat_count, last)
-    assert coming is not None
+    assert coming is not None  # None only without ``last`` or seats, both excluded above
     zone = protected_seats(coming, seat_count)
     dealt = [s for s in seats if s not in wait or s not in zone]
     if len(dealt) >= 2:

@@ -1,19 +1,11 @@
-"""Default ports of the services on one machine (PORT / METRICS_PORT override them).
+"""How the room on one machine picks its services' ports, and checks them first.
 
-======== ===== ============
-service  gRPC  /metrics
-======== ===== ============
-dealer   50051 9101
-betting  50052 9102
-showdown 50053 9103
-lobby    50054 9104
-table    50055 9105
-======== ===== ============
-
-A launcher checks the ports it means to bind before starting anything
-(``busy_port``): a port still held (by a room that was not stopped, say) is then
-one clear line naming the port and the service, not a service's bind failure
-deep in a log.
+``--ports fixed`` is the services' own default table (``service_kit.ports``),
+``free`` lets every process pick free ports, and a base port counts ten ports from
+it (``ports_from``).  A launcher checks the ports it means to bind before starting
+anything (``busy_port``): a port still held (by a room that was not stopped, say)
+is then one clear line naming the port and the service, not a service's bind
+failure deep in a log.
 """
 
 from __future__ import annotations
@@ -21,18 +13,11 @@ from __future__ import annotations
 import argparse
 from typing import Final, Literal
 
+from service_kit.ports import SERVICES
 from service_kit.process import port_in_use
 
-DEFAULT_PORTS: Final[dict[str, tuple[int, int]]] = {
-    "dealer": (50051, 9101),
-    "betting": (50052, 9102),
-    "showdown": (50053, 9103),
-    "lobby": (50054, 9104),
-    "table": (50055, 9105),
-}
-SERVICES: Final = tuple(DEFAULT_PORTS)
 HIGHEST_BASE: Final = 65535 - 2 * len(SERVICES) + 1
-# How a launcher picks ports: the table above, any free ones, or from a base port.
+# How a launcher picks ports: the services' defaults, any free ones, or from a base port.
 Ports = Literal["fixed", "free"] | int
 
 
@@ -48,7 +33,7 @@ class PortInUseError(RuntimeError):
 
 def ports_from(base: int) -> dict[str, tuple[int, int]]:
     """Ports counted from ``base``: gRPC on base..base+4 and ``/metrics`` on
-    base+5..base+9, in the order of the table above (so a room can run beside
+    base+5..base+9, in the order of ``SERVICES`` (so a room can run beside
     another, or a test can point one at a port it holds)."""
     if not 1 <= base <= HIGHEST_BASE:
         raise ValueError(f"a base port must be 1..{HIGHEST_BASE}, got {base}")

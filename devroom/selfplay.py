@@ -1,9 +1,11 @@
-"""Self-play with the rules library: every game, random-legal bots, chip totals.
+"""Self-play with the rules library alone: every game, random-legal bots, chip totals.
 
-Until the gRPC stack lands (issue 3) this is what ``make run`` does: it plays hands
-of each game in-process with the same engine the services will use, carries stacks
-from hand to hand, and checks at the end that the chips on the table equal the
-chips bought in, to the unit.  Options: ``--hands N`` per game, ``--seed S``.
+``make selfplay`` (``python -m devroom.selfplay``) plays hands of each game in this
+process, with no service: the same engine the services use, stacks carried from
+hand to hand, and a check at the end that the chips on the table equal the chips
+bought in, to the unit.  It is the quickest way to see the rules library at work,
+and to tell a rules bug from a services one.  Options: ``--hands N`` per game,
+``--seed S``.
 """
 
 from __future__ import annotations

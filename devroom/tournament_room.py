@@ -1,7 +1,7 @@
 """A whole tournament of reference bots over the five services (``make tournament``).
 
-``python -m services.tournament_room --game stud_hilo --players 120`` starts the
-services (``services.stack``), registers the players, creates a tournament with a
+``python -m devroom.tournament_room --game stud_hilo --players 120`` starts the
+services (``devroom.stack``), registers the players, creates a tournament with a
 fast structure (levels by hands, steep), registers everyone, starts it, and plays
 every player with a reference bot (:func:`poker_bots.tournament.play_tournament`)
 until one is left.  Meanwhile it watches the tournament's events and prints the
@@ -18,10 +18,10 @@ SIGTERM, SIGINT (Ctrl-C) or SIGHUP stops it early: the bots stop, the summary of
 what was played so far is printed (marked "stopped early") with the checks that
 still apply (every hand's, the ledger's; not the places, the tournament is not
 over), and the services are stopped.  The exit code is then 1 when a check
-failed, else 128 + the signal (130, 143), as ``services.room`` does.  A port in
+failed, else 128 + the signal (130, 143), as ``devroom.room`` does.  A port in
 use is one line naming it, exit code 2.
 
-:func:`run` is what the tests call (``tests/tournaments_grpc``).
+:func:`run` is what the tests call (``tests/system/tournaments_grpc``).
 """
 
 from __future__ import annotations

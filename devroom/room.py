@@ -1,9 +1,9 @@
 """The main job: the whole card room on this machine, with reference bots playing.
 
-``python -m services.room`` (``make run``):
+``python -m devroom.room`` (``make run``):
 
-1. starts every service as its own process on 127.0.0.1 (``services.stack``), on
-   the documented ports (services/ports.py) so the CLI can join in
+1. starts every service as its own process on 127.0.0.1 (``devroom.stack``), on
+   their default ports (``service_kit.ports``) so the CLI can join in
    (``python -m poker_cli watch TABLE``), the lobby on an embedded SQLite file;
 2. creates one table per game: Seven Card Stud, Stud Hi-Lo, and Five Card Draw
    7-A in fixed, pot and no limit;
@@ -409,7 +409,7 @@ def _report(
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m services.room", description=__doc__.split("\n")[0]
+        prog="python -m devroom.room", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--hands", type=int, default=200, help="hands per table (default 200)")
     parser.add_argument(

@@ -3,11 +3,11 @@
 ``Stack`` starts dealer, betting, showdown and lobby, then the table service
 pointed at them, waits for each to be healthy, and stops them in the reverse
 order (SIGTERM: health goes NOT_SERVING, in-flight calls finish).  The main job
-(``services.run``), the end-to-end tests and the full-stack benchmark all use it,
-so they run the same processes the same way.
+(``devroom.room``, ``make run``), the tournament room, the end-to-end tests and the
+full-stack benchmark all use it, so they run the same processes the same way.
 
-``ports="fixed"`` binds the documented ports (services/ports.py), as the main job
-does so that the CLI finds the room; ``ports="free"`` lets every process pick free
+``ports="fixed"`` binds the services' default ports (``service_kit.ports``), as the
+main job does so that the CLI finds the room; ``ports="free"`` lets every process pick free
 ports (tests run side by side); an int is a base port (``ports.ports_from``: gRPC
 on base..base+4, metrics on base+5..base+9).  Ports given are checked before
 anything starts: one held is ``PortInUseError`` naming it and its service.
@@ -27,8 +27,10 @@ import signal
 import zlib
 from collections.abc import Mapping
 
+from service_kit.ports import DEFAULT_PORTS
+
 from .launcher import ServiceProcess
-from .ports import DEFAULT_PORTS, PortInUseError, Ports, busy_port, ports_from
+from .ports import PortInUseError, Ports, busy_port, ports_from
 
 BACKENDS = ("dealer", "betting", "showdown", "lobby")
 

@@ -1,6 +1,6 @@
 """Run one service as its own process, the way production does: ``python -m``.
 
-Used by the main job (``services.stack``), the tests and the benchmarks.  By
+Used by the room (``devroom.stack``), the tests and the benchmarks.  By
 default the process gets PORT=0 and METRICS_PORT=0, so every server has fresh
 ports and parallel test workers never collide; the ports are read from the
 service's ``serving`` log line.  stdout is drained on a thread (a full pipe would block the

@@ -1,0 +1,153 @@
+"""The room of the full-stack benchmark: its tables and players, made through the
+lobby, and the separate process its bots play in (``python -m bench.stack_bots``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from poker.common.v1 import common_pb2 as common
+from poker.lobby.v1 import lobby_pb2 as lpb
+from poker.lobby.v1 import lobby_pb2_grpc
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = common.GameConfig(
+    game=common.GAME_STUD_HILO, ante=5, bring_in=10, small_bet=20, big_bet=40
+)
+MIN_BUY_IN = 400
+BUY_IN = 1_000_000  # a hand costs at most a few hundred chips: nobody busts in a run
+CLOCK_MS = 5_000
+CALL_TIMEOUT_S = 10.0
+CONNECT_TIMEOUT_S = 40.0
+BOTS_STOP_TIMEOUT_S = 20.0
+
+
+async def create_room(
+    lobby: lobby_pb2_grpc.LobbyAsyncStub, tables: int, seats: int
+) -> list[list[dict[str, Any]]]:
+    """``tables`` tables and a player per seat; each table's bots' credentials."""
+    made = await asyncio.gather(
+        *(
+            lobby.CreateTable(
+                lpb.CreateTableRequest(
+                    name=f"bench {t + 1}",
+                    config=CONFIG,
+                    seats=seats,
+                    min_buy_in=MIN_BUY_IN,
+                    action_clock_ms=CLOCK_MS,
+                ),
+                timeout=CALL_TIMEOUT_S,
+            )
+            for t in range(tables)
+        )
+    )
+    registered = await asyncio.gather(
+        *(
+            lobby.RegisterPlayer(
+                lpb.RegisterPlayerRequest(name=f"bot {t + 1}.{s + 1}", initial_balance=BUY_IN),
+                timeout=CALL_TIMEOUT_S,
+            )
+            for t in range(tables)
+            for s in range(seats)
+        )
+    )
+    room = []
+    for t, table in enumerate(made):
+        room.append(
+            [
+                {
+                    "table_id": table.table_id,
+                    "player_id": reply.player.player_id,
+                    "token": reply.token,
+                    "seat": s + 1,
+                    "seed": t * seats + s + 1,
+                }
+                for s, reply in enumerate(registered[t * seats : (t + 1) * seats])
+            ]
+        )
+    return room
+
+
+async def seat_everyone(
+    lobby: lobby_pb2_grpc.LobbyAsyncStub, bots: Iterable[dict[str, Any]]
+) -> None:
+    await asyncio.gather(
+        *(
+            lobby.SitDown(
+                lpb.SitDownRequest(
+                    player_id=b["player_id"],
+                    token=b["token"],
+                    table_id=b["table_id"],
+                    seat=b["seat"],
+                    buy_in=BUY_IN,
+                ),
+                timeout=CALL_TIMEOUT_S,
+            )
+            for b in bots
+        )
+    )
+
+
+class BotsProcess:
+    """``python -m bench.stack_bots``: spec in, ``connected``, ``measure``, ``stop``, results."""
+
+    def __init__(self) -> None:
+        self.proc: asyncio.subprocess.Process | None = None
+        self.returncode: int | None = None
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    async def start(self, spec: Mapping[str, Any]) -> None:
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bench.stack_bots",
+            cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        await self.send(json.dumps(spec))
+
+    async def send(self, line: str) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        await self.proc.stdin.drain()
+
+    async def read(self, event: str, timeout: float) -> dict[str, Any]:
+        """The next stdout record of this ``event`` (raises if the process ends first)."""
+        assert self.proc is not None and self.proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            line = await asyncio.wait_for(self.proc.stdout.readline(), max(remaining, 0.01))
+            if not line:
+                code = await self.proc.wait()
+                raise RuntimeError(f"the bots' process ended (code {code}) before {event!r}")
+            with contextlib.suppress(ValueError):
+                record = json.loads(line)
+                if isinstance(record, dict) and record.get("event") == event:
+                    return record
+
+    async def finish(self) -> dict[str, Any]:
+        """``stop``, then the results; the exit code is kept in ``returncode``."""
+        assert self.proc is not None
+        await self.send("stop")
+        results = await self.read("results", BOTS_STOP_TIMEOUT_S)
+        self.returncode = await asyncio.wait_for(self.proc.wait(), BOTS_STOP_TIMEOUT_S)
+        return results
+
+    async def kill(self) -> None:
+        proc = self.proc
+        if proc is not None and proc.returncode is None:
+            proc.kill()
+            self.returncode = await proc.wait()

@@ -1,0 +1,225 @@
+"""The commands that talk to a table: watch it, play a seat from the terminal or
+with a reference bot, and read its hand history."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from grpc import aio
+
+from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc
+from poker.table.v1 import table_pb2, table_pb2_grpc
+from poker_bots.bots import make_bot
+from poker_bots.sdk import play
+from poker_bots.view import TableView
+
+from .format import EventPrinter, money, seat_name
+from .options import RefusedError, UsageError, credentials
+from .play import KEYS, HumanBot
+
+
+async def _seated(args: argparse.Namespace) -> lobby_pb2.Table | None:
+    """The lobby's view of the table (its seats, with names), or None when the lobby
+    does not answer: a spectator can do without it."""
+    try:
+        async with aio.insecure_channel(args.lobby) as channel:
+            table: lobby_pb2.Table = await lobby_pb2_grpc.LobbyStub(channel).GetTable(
+                lobby_pb2.GetTableRequest(table_id=args.table_id),
+                timeout=min(args.timeout, 3.0),
+            )
+    except aio.AioRpcError:
+        return None
+    return table
+
+
+def _names(table: lobby_pb2.Table | None) -> dict[str, str]:
+    return {s.player_id: s.name for s in table.occupied if s.name} if table else {}
+
+
+async def cmd_watch(args: argparse.Namespace) -> int:
+    view = TableView(args.table_id)
+    # A snapshot between hands names its seats by player id only: the lobby knows
+    # the names.
+    printer = EventPrinter(_names(await _seated(args)))
+    hands = 0
+    async with aio.insecure_channel(args.table) as channel:
+        stub = table_pb2_grpc.TableServiceStub(channel)
+        stream = stub.Watch(table_pb2.WatchRequest(table_id=args.table_id))
+        async for event in stream:
+            view.apply(event)
+            for line in printer.lines(event, view):
+                print(line, flush=True)
+            hands += sum(1 for e in _flat(event) if e.HasField("hand_finished"))
+            if args.hands is not None and hands >= args.hands:
+                stream.cancel()
+                break
+    return 0
+
+
+def _flat(event: table_pb2.TableEvent) -> list[table_pb2.TableEvent]:
+    if event.HasField("batch"):
+        return [x for inner in event.batch.events for x in _flat(inner)]
+    return [event]
+
+
+async def _my_seat(args: argparse.Namespace, player: str) -> tuple[int, dict[str, str]]:
+    """The player's seat at the table (from the lobby, which seats players), and the
+    names of the table's players.  Not seated: RefusedError, because the table
+    would take the player for a spectator and the command would only watch."""
+    async with aio.insecure_channel(args.lobby) as channel:
+        table: lobby_pb2.Table = await lobby_pb2_grpc.LobbyStub(channel).GetTable(
+            lobby_pb2.GetTableRequest(table_id=args.table_id), timeout=args.timeout
+        )
+    seat = next((s.seat for s in table.occupied if s.player_id == player), 0)
+    if not seat:
+        raise RefusedError(
+            f"you are not seated at {args.table_id}: take a seat first "
+            f"(poker sit {args.table_id} --buy-in {max(table.min_buy_in, 1)})"
+        )
+    return seat, _names(table)
+
+
+def quit_text(table_id: str, seat: int) -> list[str]:
+    """What a player who quits ``poker play`` must know: the seat is still theirs and
+    the game goes on without them."""
+    return [
+        f"you are still seated at {table_id} (seat {seat}) and will be dealt in: "
+        "the action clock checks or folds for you when your time runs out (S10).",
+        f"to leave the table: poker stand {table_id}   "
+        f"to miss hands but keep the seat: poker sit-out {table_id}",
+    ]
+
+
+def _hands(n: int) -> str:
+    return f"{n} hand" if n == 1 else f"{n} hands"
+
+
+async def cmd_play(args: argparse.Namespace) -> int:
+    player, token = credentials(args)
+    seat, names = await _my_seat(args, player)
+    quit_event = asyncio.Event()
+    human = HumanBot(quit_event=quit_event)
+    printer = EventPrinter(names, hidden=("your_turn",))  # the bot prints table and menu
+
+    def show(event: table_pb2.TableEvent, view: TableView) -> None:
+        for line in printer.lines(event, view):
+            print(line, flush=True)
+
+    print(f"you sit in seat {seat} at {args.table_id}")
+    print(KEYS)
+    stats = await play(
+        args.table,
+        args.table_id,
+        player,
+        token,
+        human,
+        delivery=table_pb2.DELIVERY_EVERY_EVENT,
+        hands=args.hands,
+        stop=quit_event,
+        on_event=show,
+    )
+    stack = f"; stack {money(stats.final_stack)}" if stats.final_stack is not None else ""
+    print(f"played {_hands(stats.hands)}{stack}")
+    if quit_event.is_set():
+        for line in quit_text(args.table_id, seat):
+            print(line)
+    return 0
+
+
+async def cmd_bot(args: argparse.Namespace) -> int:
+    player, token = credentials(args)
+    _seat, names = await _my_seat(args, player)
+    bot = make_bot(args.kind, args.seed)
+    printer = EventPrinter(names)
+
+    def show(event: table_pb2.TableEvent, view: TableView) -> None:
+        for line in printer.lines(event, view):
+            print(line, flush=True)
+
+    stats = await play(
+        args.table,
+        args.table_id,
+        player,
+        token,
+        bot,
+        hands=args.hands,
+        on_event=None if args.quiet else show,
+        seed=args.seed,
+    )
+    print(
+        f"{bot!r}: {stats.hands} hands, {stats.actions} actions, {stats.rejected} rejected, "
+        f"{stats.reconnects} reconnects, stack {money(stats.final_stack or 0)}"
+    )
+    return 0
+
+
+async def cmd_history(args: argparse.Namespace) -> int:
+    """The table service's hand history (the hands its process played, oldest
+    first), as the player sees it when credentials are given, else as the public."""
+    if not 1 <= args.limit <= 100:
+        raise UsageError(f"--limit is 1..100, got {args.limit}")
+    req = table_pb2.GetHandHistoryRequest(
+        table_id=args.table_id, hand_id=args.hand_id, limit=args.limit
+    )
+    if args.player and args.token:
+        req.player_id, req.token = args.player, args.token
+    names = _names(await _seated(args))
+    async with aio.insecure_channel(args.table) as channel:
+        stub = table_pb2_grpc.TableServiceStub(channel)
+        resp = await stub.GetHandHistory(req, timeout=args.timeout)
+    if args.hand_id:
+        for hand in resp.hands:
+            lines = hand.phh.splitlines() if args.phh else hand_lines(hand, names, req.player_id)
+            for line in lines:
+                print(line)
+        return 0
+    for hand in resp.hands:
+        print(hand_summary(hand, names))
+    if not resp.hands:
+        print(f"no finished hands at {args.table_id} yet")
+    else:
+        print(f"(poker history {args.table_id} HAND: one hand in full)")
+    return 0
+
+
+def _history_view(hand: table_pb2.HandHistory) -> TableView:
+    view = TableView(hand.events[0].table_id if hand.events else "")
+    view.config = hand.config
+    return view
+
+
+def hand_lines(
+    hand: table_pb2.HandHistory, names: dict[str, str], player_id: str = ""
+) -> list[str]:
+    """One hand of the history, event by event, as ``watch`` prints them; the seat
+    of ``player_id`` (whose history it is) is marked ``(you)``."""
+    view = _history_view(hand)
+    printer = EventPrinter(names)
+    lines: list[str] = []
+    for event in hand.events:
+        view.apply(event)
+        if player_id and not view.my_seat:  # a history has no Snapshot to say it
+            view.my_seat = next((n for n, s in view.seats.items() if s.player_id == player_id), 0)
+        lines += printer.lines(event, view)
+    return lines
+
+
+def hand_summary(hand: table_pb2.HandHistory, names: dict[str, str]) -> str:
+    """``h-1  Alice [1], Bob [2]: Bob [2] wins 150`` (or ``voided``)."""
+    view = _history_view(hand)
+    for event in hand.events:
+        view.apply(event)
+    EventPrinter(names).name_seats(view)
+    players = ", ".join(seat_name(view, n) for n, s in sorted(view.seats.items()) if s.player_id)
+    finish = view.last_finish
+    if finish is None:
+        result = "not finished"
+    elif finish.voided:
+        result = "voided: chips returned"
+    else:
+        won: dict[int, int] = {}
+        for award in finish.awards:
+            won[award.seat] = won.get(award.seat, 0) + award.amount
+        result = "; ".join(f"{seat_name(view, n)} wins {money(a)}" for n, a in won.items())
+    return f"{hand.hand_id}  {players or 'no players'}: {result or 'no awards'}"

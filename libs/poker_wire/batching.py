@@ -1,0 +1,47 @@
+"""Batching a stream's messages: the one helper both sides of a batched stream use.
+
+Why here: a bot playing many seats over one ``PlayMany`` stream and a service
+calling another over one batched stream do the same thing, and client-side code
+must not import server plumbing (``service_kit``), so the helper lives in the
+layer both already share.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import TypeVar
+
+Item = TypeVar("Item")
+Batch = TypeVar("Batch")
+
+
+async def drain(
+    queue: asyncio.Queue[Item | None],
+    new_batch: Callable[[], Batch],
+    add: Callable[[Batch, Item], None],
+) -> AsyncIterator[Batch]:
+    """The messages of a batched stream: every item waiting in ``queue`` when the
+    next message is due goes into it (``add``), so items queued while the last
+    message was being written leave together.  None in the queue ends the stream
+    (after the message it interrupts).
+
+    >>> import asyncio
+    >>> async def batches() -> list[list[int]]:
+    ...     queue: asyncio.Queue[int | None] = asyncio.Queue()
+    ...     for item in (1, 2, 3, None):
+    ...         queue.put_nowait(item)
+    ...     return [b async for b in drain(queue, list, list.append)]
+    >>> asyncio.run(batches())
+    [[1, 2, 3]]
+    """
+    while (item := await queue.get()) is not None:
+        batch = new_batch()
+        while item is not None:
+            add(batch, item)
+            if queue.empty():
+                break
+            item = queue.get_nowait()
+        yield batch
+        if item is None:
+            return

@@ -1,0 +1,31 @@
+"""The services' default ports on one machine (PORT / METRICS_PORT override them).
+
+======== ===== ============
+service  gRPC  /metrics
+======== ===== ============
+dealer   50051 9101
+betting  50052 9102
+showdown 50053 9103
+lobby    50054 9104
+table    50055 9105
+======== ===== ============
+
+A service listens on its row when started without PORT / METRICS_PORT, and the
+table service dials the others at theirs unless ``TABLE_<SERVICE>_ADDR`` says
+otherwise; the development room (``devroom``) binds them with ``--ports fixed``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+DEFAULT_PORTS: Final[dict[str, tuple[int, int]]] = {
+    "dealer": (50051, 9101),
+    "betting": (50052, 9102),
+    "showdown": (50053, 9103),
+    "lobby": (50054, 9104),
+    "table": (50055, 9105),
+}
+"""service name -> (gRPC port, metrics port)."""
+SERVICES: Final = tuple(DEFAULT_PORTS)
+"""The five services in their start order: the table, which dials the others, last."""

@@ -1,0 +1,83 @@
+"""The lobby's own settings (besides ``service_kit.settings.ServerSettings``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from service_kit.settings import Var, read_settings, setting, var_of
+
+MOST_CHIPS = 10**12
+"""No balance setting may exceed this (play money, but still an integer bound)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySettings:
+    """LOBBY_*: the database, the play money granted, and B5's default absence."""
+
+    default_balance: int = setting(
+        Var(
+            "LOBBY_DEFAULT_BALANCE",
+            100_000,
+            "play money granted by RegisterPlayer when it asks for 0",
+            minimum=1,
+            maximum=MOST_CHIPS,
+        )
+    )
+    max_balance: int = setting(
+        Var(
+            "LOBBY_MAX_BALANCE",
+            1_000_000_000,
+            "largest initial_balance RegisterPlayer accepts",
+            maximum=MOST_CHIPS,
+            shown="1000000000, or LOBBY_DEFAULT_BALANCE if larger",
+            values=f"integer LOBBY_DEFAULT_BALANCE..{MOST_CHIPS}",
+        )
+    )
+    max_orbits_away: int = setting(
+        Var(
+            "LOBBY_MAX_ORBITS_AWAY",
+            3,
+            "B5: orbits a player may sit out before the seat is lost (the chips go back "
+            "to the balance), for tables whose CreateTable leaves it unset",
+            minimum=0,
+            maximum=1000,
+        )
+    )
+    db: str = setting(
+        Var(
+            "LOBBY_DB",
+            ":memory:",
+            "SQLite database file (`:memory:` keeps nothing after the process exits), or "
+            "a PostgreSQL URL `postgresql://user@host:5432/db`",
+            values="path or URL",
+        )
+    )
+    db_password: str = setting(
+        Var(
+            "LOBBY_DB_PASSWORD",
+            "",
+            "PostgreSQL's password when LOBBY_DB is a URL (empty: libpq's own "
+            "PGPASSWORD/PGPASSFILE)",
+            secret=True,
+        )
+    )
+    db_password_file: str = setting(
+        Var(
+            "LOBBY_DB_PASSWORD_FILE",
+            "",
+            "or: a file whose first line is that password (a mounted Secret); not both",
+            values="path",
+        )
+    )
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> LobbySettings:
+        """Read LOBBY_*; the largest balance is at least the default one."""
+        default_balance: int = var_of(cls, "default_balance").read(environ)
+        max_balance: int = var_of(cls, "max_balance").read(
+            environ,
+            default=max(1_000_000_000, default_balance),
+            minimum=default_balance,
+        )
+        return read_settings(cls, environ, default_balance=default_balance, max_balance=max_balance)

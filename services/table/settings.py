@@ -1,0 +1,126 @@
+"""The table service's own settings (besides ``service_kit.settings.ServerSettings``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from service_kit.ports import DEFAULT_PORTS
+from service_kit.settings import CALL_DEADLINE, ConfigError, Var, read_settings, setting
+
+
+def parse_shard(name: str, text: str) -> tuple[int, int]:
+    """``i/n`` with ``0 <= i < n``: this replica runs the tables whose id hashes to i."""
+    try:
+        index, count = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise ConfigError(f"{name}={text!r}: expected i/n, like 0/1 or 2/3") from None
+    if not 0 <= index < count:
+        raise ConfigError(f"{name}={text!r}: need 0 <= i < n")
+    return index, count
+
+
+def _address(service: str) -> Var[str]:
+    return Var(
+        f"TABLE_{service.upper()}_ADDR",
+        f"127.0.0.1:{DEFAULT_PORTS[service][0]}",
+        f"the {service} service",
+        values="host:port",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """TABLE_*: where the other services are, the table loop's pace, the shard,
+    presets and the auditors' token, and how downstream calls travel."""
+
+    lobby_addr: str = setting(_address("lobby"))
+    dealer_addr: str = setting(_address("dealer"))
+    betting_addr: str = setting(_address("betting"))
+    showdown_addr: str = setting(_address("showdown"))
+    discovery_s: float = setting(
+        Var(
+            "TABLE_DISCOVERY_S", 1.0, "seconds between listings of the lobby's tables", minimum=0.05
+        )
+    )
+    idle_poll_s: float = setting(
+        Var(
+            "TABLE_IDLE_POLL_S",
+            0.25,
+            "seconds before asking again when a table has fewer than two players",
+            minimum=0.01,
+        )
+    )
+    hand_pause_ms: int = setting(
+        Var(
+            "TABLE_HAND_PAUSE_MS",
+            0,
+            "pause between hands in milliseconds (a room shows the result a few seconds; "
+            "bots need none)",
+            minimum=0,
+            maximum=60_000,
+        )
+    )
+    history_hands: int = setting(
+        Var(
+            "TABLE_HISTORY_HANDS",
+            500,
+            "finished hands kept per table",
+            minimum=1,
+            maximum=100_000,
+        )
+    )
+    shard: tuple[int, int] = setting(
+        Var(
+            "TABLE_SHARD",
+            "0/1",
+            "run only the tables whose id hashes to i mod n (one shard per replica)",
+            values="i/n, 0 <= i < n",
+        ),
+        parse=parse_shard,
+        default=(0, 1),
+    )
+    allow_preset_decks: bool = setting(
+        Var(
+            "TABLE_ALLOW_PRESET_DECKS",
+            False,
+            "1 = tests and certification may set the next hand's deck (PresetNextDeck); "
+            "the dealer must allow presets too",
+        )
+    )
+    audit_token: str = setting(
+        Var(
+            "TABLE_AUDIT_TOKEN",
+            "",
+            "token for GetDeckReveal (the deck order and salt of a finished hand); "
+            "empty = GetDeckReveal disabled",
+            secret=True,
+        )
+    )
+    audit_token_file: str = setting(
+        Var(
+            "TABLE_AUDIT_TOKEN_FILE",
+            "",
+            "or: a file whose first line is that token (a mounted Secret); not both",
+            values="path",
+        )
+    )
+    batched_calls: bool = setting(
+        Var(
+            "TABLE_BATCHED_CALLS",
+            True,
+            "1 = the calls to betting, dealer, showdown and the lobby's hand calls travel "
+            "batched on each service's Batch stream; 0 = unary calls",
+        )
+    )
+    call_deadline_s: float = setting(CALL_DEADLINE)
+
+    @property
+    def hand_pause_s(self) -> float:
+        """TABLE_HAND_PAUSE_MS in seconds."""
+        return self.hand_pause_ms / 1000
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> TableSettings:
+        """Read TABLE_* and CALL_DEADLINE_S (a bad value names the variable)."""
+        return read_settings(cls, environ)
