@@ -1,0 +1,1 @@
+"""Tests of the documentation: generated tables current, rule IDs traceable, links alive."""

@@ -1,0 +1,210 @@
+"""service_kit in-process: settings, error mapping and client deadlines."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import grpc
+import pytest
+
+from service_kit import (
+    ConfigError,
+    InvalidArgumentError,
+    ServerSettings,
+    call_timeout,
+    insecure_channel,
+)
+from service_kit.errors import ErrorInterceptor
+from service_kit.metrics import PrometheusInterceptor, batch_metrics
+from service_kit.settings import env_bool, env_float, env_int
+
+# ---------------------------------------------------------------- settings
+
+
+def test_server_settings_defaults_and_overrides() -> None:
+    defaults = ServerSettings.from_env(default_port=50051, default_metrics_port=9101, environ={})
+    assert (defaults.host, defaults.port, defaults.metrics_port) == ("127.0.0.1", 50051, 9101)
+    assert (defaults.log_level, defaults.drain_seconds, defaults.grace_seconds) == ("info", 0, 5)
+    custom = ServerSettings.from_env(
+        default_port=1,
+        default_metrics_port=2,
+        environ={"PORT": "0", "METRICS_PORT": "9999", "LOG_LEVEL": "debug"},
+    )
+    assert (custom.port, custom.metrics_port, custom.log_level) == (0, 9999, "debug")
+
+
+@pytest.mark.parametrize(
+    ("read", "message"),
+    [
+        (lambda: env_int("PORT", 1, minimum=0, maximum=65535, environ={"PORT": "x"}), "integer"),
+        (
+            lambda: env_int("PORT", 1, minimum=0, maximum=65535, environ={"PORT": "70000"}),
+            "0..65535",
+        ),
+        (lambda: env_float("GRACE", 1.0, environ={"GRACE": "-1"}), "at least"),
+        (lambda: env_float("GRACE", 1.0, environ={"GRACE": "nan"}), "at least"),
+        (lambda: env_bool("FLAG", False, environ={"FLAG": "maybe"}), "expected 1/true"),
+        (
+            lambda: ServerSettings.from_env(
+                default_port=1, default_metrics_port=2, environ={"LOG_LEVEL": "loud"}
+            ),
+            "LOG_LEVEL",
+        ),
+    ],
+)
+def test_bad_settings_name_the_variable(read: Any, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        read()
+
+
+def test_event_loop_is_uvloop_unless_asyncio_is_asked_for() -> None:
+    """service_kit.loop: EVENT_LOOP picks the loop every service and bot runs on."""
+    import uvloop
+
+    from service_kit import loop
+
+    assert loop.event_loop_name({}) == "uvloop"
+    assert loop.event_loop_name({"EVENT_LOOP": "asyncio"}) == "asyncio"
+    with pytest.raises(ConfigError, match="EVENT_LOOP"):
+        loop.event_loop_name({"EVENT_LOOP": "trio"})
+
+    async def which() -> type:
+        return type(asyncio.get_running_loop())
+
+    assert issubclass(loop.run(which(), loop="uvloop"), uvloop.Loop)
+    assert not issubclass(loop.run(which(), loop="asyncio"), uvloop.Loop)
+
+
+def test_env_bool_spellings() -> None:
+    for raw in ("1", "true", "YES", "on"):
+        assert env_bool("F", False, environ={"F": raw})
+    for raw in ("0", "false", "No", "off"):
+        assert not env_bool("F", True, environ={"F": raw})
+    assert env_bool("F", True, environ={})
+
+
+# ---------------------------------------------------------------- an in-process server
+
+METHOD = "/test.Echo/Call"
+
+
+async def _behavior(request: bytes, context: grpc.aio.ServicerContext[bytes, bytes]) -> bytes:
+    if request == b"slow":
+        await asyncio.sleep(5)
+    if request == b"invalid":
+        raise InvalidArgumentError("count must be 0..52, got -1")
+    if request == b"mapped":
+        raise KeyError("no such thing")
+    if request == b"bug":
+        raise RuntimeError("secret internal detail")
+    return request
+
+
+class _Echo(grpc.GenericRpcHandler):
+    def service(self, handler_call_details: grpc.HandlerCallDetails) -> Any:
+        if handler_call_details.method == METHOD:
+            return grpc.unary_unary_rpc_method_handler(_behavior)
+        return None
+
+
+async def _with_server(test: Any) -> None:
+    server = grpc.aio.server(
+        interceptors=[
+            PrometheusInterceptor(),
+            ErrorInterceptor({KeyError: grpc.StatusCode.NOT_FOUND}),
+        ]
+    )
+    server.add_generic_rpc_handlers((_Echo(),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    try:
+        await test(f"127.0.0.1:{port}")
+    finally:
+        await server.stop(0)
+
+
+async def _call(channel: grpc.aio.Channel, payload: bytes, timeout: float | None = None) -> bytes:
+    # No (de)serializers: raw bytes each way.
+    call: grpc.aio.UnaryUnaryMultiCallable[bytes, bytes] = channel.unary_unary(METHOD)
+    reply = await call(payload, timeout=timeout)
+    return reply
+
+
+def test_errors_map_to_status_codes_without_leaking_internals() -> None:
+    async def check(target: str) -> None:
+        async with insecure_channel(target, deadline=5) as channel:
+            assert await _call(channel, b"hello") == b"hello"
+            for payload, code, details in [
+                (b"invalid", grpc.StatusCode.INVALID_ARGUMENT, "count must be 0..52, got -1"),
+                (b"mapped", grpc.StatusCode.NOT_FOUND, "'no such thing'"),
+                (b"bug", grpc.StatusCode.INTERNAL, "internal error"),
+            ]:
+                with pytest.raises(grpc.aio.AioRpcError) as info:
+                    await _call(channel, payload)
+                assert (info.value.code(), info.value.details()) == (code, details)
+
+    asyncio.run(_with_server(check))
+
+
+def test_channel_gives_every_unary_call_a_deadline() -> None:
+    async def check(target: str) -> None:
+        async with insecure_channel(target, deadline=0.2) as channel:
+            started = asyncio.get_running_loop().time()
+            with pytest.raises(grpc.aio.AioRpcError) as info:
+                await _call(channel, b"slow")  # no timeout given: the default applies
+            assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+            assert asyncio.get_running_loop().time() - started < 3
+            with pytest.raises(grpc.aio.AioRpcError) as info:
+                await _call(channel, b"slow", timeout=0.05)  # an explicit one wins
+            assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+
+    asyncio.run(_with_server(check))
+
+
+def test_call_timeout_never_outlives_the_callers_deadline() -> None:
+    class Context:
+        def __init__(self, remaining: float | None) -> None:
+            self.remaining = remaining
+
+        def time_remaining(self) -> float | None:
+            return self.remaining
+
+    assert call_timeout(None, 2.0) == 2.0
+    assert call_timeout(Context(None), 2.0) == 2.0  # type: ignore[arg-type]
+    assert call_timeout(Context(0.5), 2.0) == 0.5  # type: ignore[arg-type]
+    assert call_timeout(Context(-1.0), 2.0) == 0.0  # type: ignore[arg-type]
+
+
+def test_the_startup_heap_is_frozen_out_of_the_gcs_walks() -> None:
+    """service_kit.heap: after startup, full collections no longer walk the
+    objects alive then (serve() calls it once the server is up)."""
+    import gc
+
+    from service_kit.heap import freeze_startup_heap
+
+    kept = [[i] for i in range(1000)]  # alive at "startup"
+    try:
+        frozen = freeze_startup_heap()
+        assert frozen == gc.get_freeze_count() >= 1000
+        walked = {id(o) for o in gc.get_objects()}
+        assert not any(id(o) in walked for o in kept)
+        assert all(o == [i] for i, o in enumerate(kept))  # frozen, not lost
+    finally:
+        gc.unfreeze()
+
+
+def test_batch_metrics_name_a_services_batched_calls_and_batch_sizes() -> None:
+    """One helper gives every service with a Batch stream the same two families."""
+    from prometheus_client import REGISTRY
+
+    calls, sizes = batch_metrics("kittest")
+    calls.labels("settle", "OK").inc(3)
+    sizes.observe(3)
+    assert (
+        REGISTRY.get_sample_value("kittest_batched_calls_total", {"method": "settle", "code": "OK"})
+        == 3
+    )
+    assert REGISTRY.get_sample_value("kittest_batch_size_count") == 1
+    assert REGISTRY.get_sample_value("kittest_batch_size_bucket", {"le": "4.0"}) == 1
+    assert REGISTRY.get_sample_value("kittest_batch_size_bucket", {"le": "2.0"}) == 0

@@ -1,0 +1,178 @@
+"""The lobby's side of crash durability, over one lobby process (no table).
+
+A hand's plan is stored when planned and its end when reported, so the lobby can
+void the hand in progress and say why: ``VoidPendingHand`` (a table service taking
+the table over), a restart (SIGKILL) while the hand was pending, or the table's
+own ``FinishHand(voided=True, void_reason=...)``.  A voided hand moves no chip and
+adds no ledger entry; its record is in ``ListHands``.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from devroom.launcher import ServiceProcess
+from poker.lobby.v1 import lobby_pb2 as pb
+from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
+from services.lobby.ring import VOIDED_AT_TAKEOVER, VOIDED_BY_RESTART, VOIDED_BY_TABLE
+from tests.support.ports import free_ports
+
+from .conftest import BUY_IN, STUD, retry
+
+
+class Lobby:
+    """A lobby process on a fixed port and a SQLite file, restartable."""
+
+    def __init__(self, db: Path) -> None:
+        (port,) = free_ports(1)
+        self.env = {"LOBBY_DB": str(db), "PORT": str(port)}
+        self.process = ServiceProcess("lobby", self.env)
+        self.process.wait_serving()
+        self.channel = grpc.insecure_channel(self.process.target)
+        self.stub = LobbyStub(self.channel)
+
+    def kill_and_restart(self) -> None:
+        self.process.proc.send_signal(signal.SIGKILL)
+        self.process.proc.wait(10)
+        self.process = ServiceProcess("lobby", self.env)
+        self.process.wait_serving()
+
+    def table_with_two(self) -> str:
+        table = self.stub.CreateTable(
+            pb.CreateTableRequest(name="voids", config=STUD, seats=2, min_buy_in=BUY_IN),
+            timeout=10,
+        )
+        self.players = []
+        for name in ("ann", "ben"):
+            reply = self.stub.RegisterPlayer(pb.RegisterPlayerRequest(name=name), timeout=10)
+            self.players.append((reply.player.player_id, reply.token))
+            self.stub.SitDown(
+                pb.SitDownRequest(
+                    player_id=reply.player.player_id,
+                    token=reply.token,
+                    table_id=table.table_id,
+                    buy_in=BUY_IN,
+                ),
+                timeout=10,
+            )
+        tid: str = table.table_id
+        return tid
+
+    def next_hand(self, table_id: str) -> pb.NextHandResponse:
+        plan: pb.NextHandResponse = retry(
+            lambda: self.stub.NextHand(pb.NextHandRequest(table_id=table_id), timeout=10)
+        )
+        assert plan.play
+        return plan
+
+    def records(self, table_id: str) -> dict[str, pb.HandRecord]:
+        reply = retry(
+            lambda: self.stub.ListHands(pb.ListHandsRequest(table_id=table_id), timeout=10)
+        )
+        return {r.hand_id: r for r in reply.hands}
+
+    def totals(self) -> pb.LedgerTotals:
+        t: pb.LedgerTotals = retry(
+            lambda: self.stub.GetLedgerTotals(pb.GetLedgerTotalsRequest(), timeout=10)
+        )
+        assert t.granted == t.balances + t.at_tables, t
+        assert (t.ledger_balances, t.ledger_tables) == (t.balances, t.at_tables), t
+        return t
+
+
+@pytest.fixture
+def lobby(tmp_path: Path) -> Iterator[Lobby]:
+    running = Lobby(tmp_path / "lobby.db")
+    try:
+        yield running
+    finally:
+        running.channel.close()
+        running.process.terminate()
+
+
+def refusal(call: Callable[[], object]) -> str:
+    with pytest.raises(grpc.RpcError) as info:
+        call()
+    assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    return str(info.value.details())
+
+
+def test_void_pending_hand_at_takeover_is_recorded_and_the_plan_never_repeats(
+    lobby: Lobby,
+) -> None:
+    tid = lobby.table_with_two()
+    nothing = lobby.stub.VoidPendingHand(pb.VoidPendingHandRequest(table_id=tid), timeout=10)
+    assert nothing.hand_id == ""
+    before = lobby.totals()
+    plan = lobby.next_hand(tid)
+    reply = lobby.stub.VoidPendingHand(pb.VoidPendingHandRequest(table_id=tid), timeout=10)
+    assert (reply.hand_id, reply.hands_played) == (plan.hand_id, 0)
+    again = lobby.stub.VoidPendingHand(pb.VoidPendingHandRequest(table_id=tid), timeout=10)
+    assert again.hand_id == ""  # idempotent: nothing pending any more
+    voided = lobby.records(tid)[plan.hand_id]
+    assert (voided.status, voided.void_reason) == (pb.HAND_STATUS_VOIDED, VOIDED_AT_TAKEOVER)
+    assert [s.stack for s in voided.dealt_in] == [BUY_IN, BUY_IN]
+    assert lobby.totals().entries == before.entries  # no chip moved
+    late = pb.FinishHandRequest(table_id=tid, hand_id=plan.hand_id, voided=True)
+    assert VOIDED_AT_TAKEOVER in refusal(lambda: lobby.stub.FinishHand(late, timeout=10))
+    assert lobby.next_hand(tid).hand_id != plan.hand_id
+
+
+def test_lobby_sigkill_voids_the_pending_hand_and_refuses_its_late_result(lobby: Lobby) -> None:
+    tid = lobby.table_with_two()
+    done = lobby.next_hand(tid)
+    finish = pb.FinishHandRequest(
+        table_id=tid,
+        hand_id=done.hand_id,
+        final_stacks=[
+            pb.SeatInfo(seat=s.seat, stack=s.stack + (100 if s.seat == 1 else -100))
+            for s in done.dealt_in
+        ],
+    )
+    lobby.stub.FinishHand(finish, timeout=10)
+    pending = lobby.next_hand(tid)
+    before = lobby.totals()
+    lobby.kill_and_restart()
+    records = lobby.records(tid)
+    assert records[done.hand_id].status == pb.HAND_STATUS_FINISHED
+    voided = records[pending.hand_id]
+    assert (voided.status, voided.void_reason) == (pb.HAND_STATUS_VOIDED, VOIDED_BY_RESTART)
+    assert sorted(s.stack for s in voided.dealt_in) == [BUY_IN - 100, BUY_IN + 100]
+    after = lobby.totals()
+    assert (after.granted, after.balances, after.at_tables, after.entries) == (
+        before.granted,
+        before.balances,
+        before.at_tables,
+        before.entries,
+    )
+    late = pb.FinishHandRequest(
+        table_id=tid,
+        hand_id=pending.hand_id,
+        final_stacks=[pb.SeatInfo(seat=s.seat, stack=s.stack) for s in pending.dealt_in],
+    )
+    why = refusal(lambda: lobby.stub.FinishHand(late, timeout=10))
+    assert VOIDED_BY_RESTART in why
+    # The result that finished a hand, repeated after the restart, is still OK.
+    assert lobby.stub.FinishHand(finish, timeout=10).hands_played == 1
+    assert lobby.next_hand(tid).hand_id not in records
+
+
+def test_table_reported_void_is_recorded_with_its_reason(lobby: Lobby) -> None:
+    tid = lobby.table_with_two()
+    plan = lobby.next_hand(tid)
+    before = lobby.totals()
+    lobby.stub.FinishHand(
+        pb.FinishHandRequest(
+            table_id=tid, hand_id=plan.hand_id, voided=True, void_reason="dealer.Deal: UNAVAILABLE"
+        ),
+        timeout=10,
+    )
+    voided = lobby.records(tid)[plan.hand_id]
+    assert voided.status == pb.HAND_STATUS_VOIDED
+    assert voided.void_reason == f"{VOIDED_BY_TABLE}: dealer.Deal: UNAVAILABLE"
+    assert lobby.totals().entries == before.entries

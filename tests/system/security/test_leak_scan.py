@@ -1,0 +1,211 @@
+# ruff: noqa: N802  (test names end with the docs/rules.md rule IDs, e.g. __G4)
+"""Issue acceptance point 3, leaks: many hands of every game, every message checked.
+
+Three tables (Seven Card Stud, Stud Hi-Lo, 7-A draw no limit) play about thirty
+hands each with random-legal players (folds, raises, all-ins with rebuys, draws,
+showdowns, mucks).  Every seat has its own Play stream, seats alternating between
+DELIVERY_EVERY_EVENT and DELIVERY_ON_TURN, and a spectator watches each table.
+GetState snapshots of every seat are taken in the middle of hands, and after the
+play every hand history is fetched as the public, every participant, a player of
+another table and an outsider see it.
+
+Then each hand's truth comes from the auditor's reveal (``leaks.hand_truth``) and
+every message is scanned (``leaks.Scan``): no card reaches a viewer who may not
+see it (G4, S12), no salt or reshuffle seed is ever sent, every card that is sent
+sits on the seat that holds it, and each hand's commitment verifies.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from poker.common.v1 import common_pb2 as common
+from poker.dealer.v1 import dealer_pb2 as dpb
+from poker.table.v1 import table_pb2 as pb
+
+from .leaks import HandTruth, Scan, attribution, audit, first, hand_truth
+from .play import TablePlan, TableRecord, play_tables
+from .room import DRAW_NL, STUD, STUD_HILO, Room, Tendencies, events_of
+
+# Eight players who rarely fold reach seventh street without enough cards (S11):
+# burns and stub are reshuffled (burned cards are then dealt, to their new owner
+# only), or one community card is turned up for everyone.
+FOLD = common.ACTION_KIND_FOLD
+PASSIVE = Tendencies(fold=0.0, aggress=0.05)
+PLANS = [
+    TablePlan("sec stud", STUD, players=4, buy_in=1_500, hands=25),
+    TablePlan("sec stud 8", STUD, players=8, buy_in=3_000, hands=6, tendencies=PASSIVE),
+    TablePlan(
+        "sec stud hi-lo", STUD_HILO, players=7, buy_in=1_500, hands=25, tendencies=Tendencies(0.02)
+    ),
+    TablePlan(
+        "sec draw nl", DRAW_NL, players=5, buy_in=2_000, hands=30, tendencies=Tendencies(fold=0.1)
+    ),
+]
+
+
+def truths_of(room: Room, records: list[TableRecord]) -> dict[str, HandTruth]:
+    truths: dict[str, HandTruth] = {}
+    for rec in records:
+        public = {h.hand_id: h for viewer, _, h in rec.histories if viewer is None}
+        assert set(rec.hand_ids) <= set(public), "every finished hand is in the history"
+        for hand_id, history in public.items():
+            reveal = room.reveal(rec.table_id, hand_id)
+            truths[hand_id] = hand_truth(reveal, history)
+    return truths
+
+
+def _turns_seen(rec: TableRecord) -> str:
+    """For a failure message: every turn the players were offered with the action_seq
+    of each refusal (hand, player, how: event or snapshot, the menu)."""
+    wanted = {r.action_seq for r in rec.rejected}
+    seen = [f"refused: {[(r.action_seq, r.message) for r in rec.rejected]}"]
+    for stream in rec.streams:
+        for message in stream.messages:
+            for event in events_of(message):
+                kind = event.WhichOneof("event")
+                turn = None
+                if kind == "your_turn":
+                    turn = event.your_turn
+                elif kind == "snapshot" and event.snapshot.HasField("your_turn"):
+                    turn = event.snapshot.your_turn
+                if turn is not None and turn.action_seq in wanted:
+                    hand_id = event.hand_id or event.snapshot.hand_id
+                    seen.append(
+                        f"{stream.player.name} {kind} hand={hand_id}"
+                        f" seq={turn.action_seq} menu={turn.legal.description!r}"
+                    )
+    return "\n".join(seen)
+
+
+@pytest.mark.slow
+def test_random_play_leaks_no_card_and_every_deck_verifies__G4_S12(room: Room) -> None:
+    records = play_tables(room, PLANS, seed=20240607)
+    truths = truths_of(room, records)
+    scan = Scan(truths)
+    problems: list[str] = []
+    for rec in records:
+        assert rec.rejected == [], "random-legal players send legal actions only: " + _turns_seen(
+            rec
+        )
+        for stream in rec.streams:
+            label = f"{rec.plan.name} seat stream of {stream.player.name} ({stream.delivery})"
+            assert stream.error is None, f"{label} ended with {stream.error!r}"
+            scan.stream(label, stream.player.player_id, stream.messages)
+        assert rec.spectator is not None
+        scan.stream(f"{rec.plan.name} spectator", None, rec.spectator.messages)
+        for player, snap in rec.snapshots:
+            scan.snapshot(f"{rec.plan.name} GetState of {player.name}", player.player_id, snap)
+        for viewer, label, history in rec.histories:
+            pid = viewer.player_id if viewer else None
+            scan.history(f"{rec.plan.name} {label} history", pid, history)
+        problems += attribution_problems(rec, truths)
+    assert not scan.violations, "\n".join(str(v) for v in scan.violations[:30])
+    assert not problems, "\n".join(problems[:30])
+    check_commitments(room, records, truths)
+    check_mucks_in_history__S12(records, truths)
+    coverage = check_coverage(records, truths)
+    print(
+        f"\nleak scan: {len(truths)} hands, {scan.messages} messages, "
+        f"{scan.cards} cards checked; {dict(coverage)}"
+    )
+
+
+def attribution_problems(rec: TableRecord, truths: dict[str, HandTruth]) -> list[str]:
+    """Every card a stream or snapshot puts on a seat is that seat's card."""
+    problems: list[str] = []
+    viewers: list[tuple[str | None, str, list[pb.TableEvent]]] = [
+        (s.player.player_id, s.player.name, s.messages) for s in rec.streams
+    ]
+    if rec.spectator is not None:
+        viewers.append((None, "spectator", rec.spectator.messages))
+    for pid, label, messages in viewers:
+        for message in messages:
+            for event in events_of(message):
+                hand_id = event.snapshot.hand_id if event.HasField("snapshot") else event.hand_id
+                truth = truths.get(hand_id)
+                if truth is None:
+                    continue
+                seat = truth.seat_of.get(pid, 0) if pid else 0
+                problems += [f"{label}: {p}" for p in attribution(event, truth, seat)]
+    for player, snap in rec.snapshots:
+        truth = truths.get(snap.hand_id)
+        if truth is not None:
+            seat = truth.seat_of.get(player.player_id, 0)
+            event = pb.TableEvent(snapshot=snap)
+            problems += [f"GetState {player.name}: {p}" for p in attribution(event, truth, seat)]
+    return problems
+
+
+def check_commitments(room: Room, records: list[TableRecord], truths: dict[str, HandTruth]) -> None:
+    """G4: every hand's commitment, as every seat and the spectator got it, verifies."""
+    for rec in records:
+        seen: dict[str, set[bytes]] = {}
+        messages = [m for s in rec.streams for m in s.messages]
+        messages += rec.spectator.messages if rec.spectator else []
+        for message in messages:
+            for event in events_of(message):
+                if event.HasField("hand_started"):
+                    seen.setdefault(event.hand_id, set()).add(event.hand_started.deck_commitment)
+        for _, snap in rec.snapshots:
+            seen.setdefault(snap.hand_id, set()).add(snap.deck_commitment)
+        for hand_id in rec.hand_ids:
+            truth = truths[hand_id]
+            assert seen.get(hand_id) == {truth.commitment}, hand_id
+            assert len(truth.commitment) == 32
+            assert audit(room.reveal(rec.table_id, hand_id)) == [], hand_id
+
+
+def check_mucks_in_history__S12(records: list[TableRecord], truths: dict[str, HandTruth]) -> None:
+    """S12: a called hand that was mucked is revealed in its participants' history,
+    and only there (the leak scan already refuses it anywhere else)."""
+    for rec in records:
+        for viewer, label, history in rec.histories:
+            truth = truths[history.hand_id]
+            showdown = first(history.events, "showdown")
+            if showdown is None:
+                continue
+            participant = viewer is not None and viewer.player_id in truth.seat_of
+            for hand in showdown.showdown.hands:
+                if not hand.mucked:
+                    assert sorted(hand.cards) == sorted(truth.final(hand.seat))
+                elif participant:
+                    assert sorted(hand.cards) == sorted(truth.final(hand.seat)), label
+                else:
+                    assert not hand.cards, f"{label} sees a mucked hand"
+
+
+def check_coverage(records: list[TableRecord], truths: dict[str, HandTruth]) -> Counter[str]:
+    """The play covered what the scan is meant to check."""
+    seen: Counter[str] = Counter()
+    for rec in records:
+        seen["rebuys"] += rec.rebuys
+        for s in rec.streams:
+            seen[f"delivery {s.delivery}"] += 1
+            seen["batches"] += sum(m.HasField("batch") for m in s.messages)
+        seen["snapshots"] += len(rec.snapshots)
+    for truth in truths.values():
+        seen["hands"] += 1
+        seen["folds"] += bool(truth.folded)
+        seen["showdowns"] += bool(truth.shown_seats)
+        seen["mucks"] += bool(truth.mucked_seats)
+        seen["burns"] += bool(truth.burned)
+        seen["draws"] += bool(truth.discards)
+        seen["river reshuffled"] += truth.river == dpb.RIVER_OUTCOME_RESHUFFLED
+        seen["community card"] += bool(truth.community)
+        seen[f"game {common.Game.Name(truth.game)}"] += 1
+    for rec in records:
+        for viewer, _, history in rec.histories:
+            if viewer is None:
+                seen["all-ins"] += any(
+                    e.action_taken.stack == 0 and e.action_taken.action.kind != FOLD
+                    for e in history.events
+                    if e.HasField("action_taken")
+                )
+    musts = ("rebuys", "batches", "folds", "showdowns", "mucks", "burns", "draws", "all-ins")
+    for what in (*musts, "river reshuffled", "community card"):
+        assert seen[what], f"the play had no {what}: {dict(seen)}"
+    assert seen[f"delivery {pb.DELIVERY_ON_TURN}"] and seen[f"delivery {pb.DELIVERY_EVERY_EVENT}"]
+    return seen

@@ -1,0 +1,183 @@
+"""Bytes that do not decode as the request message, on every method of every service.
+
+Any client can send a body that is not a protobuf of the method's request type.
+That is bad input: INVALID_ARGUMENT with a short message naming the expected
+type (no exception class), counted as INVALID_ARGUMENT in
+``grpc_server_handled_total`` (a client error, which the error-rate alert leaves
+out), and no traceback in the service's log.  The methods are listed from each
+running server's reflection, so a method added later is covered without a change
+here; that includes the health and reflection services every server carries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import grpc
+from google.protobuf.descriptor import MethodDescriptor
+from google.protobuf.descriptor_pool import DescriptorPool
+from grpc import aio
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
+    ProtoReflectionDescriptorDatabase,
+)
+
+from devroom.launcher import ServiceProcess
+from devroom.stack import Stack
+from poker.table.v1 import table_pb2 as pb
+from tests.support.metrics import scrape
+
+from .room import STUD, WAIT_S, Room
+
+BAD = b"\xff\xff\xff"  # a truncated varint: no message type decodes it
+SERVER_ERRORS = ("UNKNOWN", "INTERNAL", "UNIMPLEMENTED", "DATA_LOSS")
+
+
+def raw(channel: Any) -> Any:
+    """The channel for calls of raw bytes (no serializers), which the grpc stubs
+    cannot type."""
+    return channel
+
+
+def methods_of(channel: grpc.Channel) -> list[MethodDescriptor]:
+    """Every method of every service the server lists over reflection."""
+    database = ProtoReflectionDescriptorDatabase(channel)
+    pool = DescriptorPool(database)
+    return [
+        method
+        for name in database.get_services()
+        for method in pool.FindServiceByName(name).methods
+    ]
+
+
+def rpc_type(method: MethodDescriptor) -> str:
+    if method.client_streaming:
+        return "BIDI_STREAM" if method.server_streaming else "CLIENT_STREAM"
+    return "SERVER_STREAM" if method.server_streaming else "UNARY"
+
+
+def handled(process: ServiceProcess) -> dict[tuple[str, str, str], float]:
+    """grpc_server_handled_total by (service, method, code)."""
+    handled: dict[tuple[str, str, str], float] = {}
+    for (name, pairs), value in scrape(process).items():
+        if name == "grpc_server_handled_total":
+            labels = dict(pairs)
+            key = (labels["grpc_service"], labels["grpc_method"], labels["grpc_code"])
+            handled[key] = value
+    return handled
+
+
+def send_undecodable(channel: grpc.Channel, method: MethodDescriptor) -> grpc.RpcError:
+    """The bad body as the (first) request; the error the call ends with."""
+    path = f"/{method.containing_service.full_name}/{method.name}"
+    call: Any
+    try:
+        if method.client_streaming and method.server_streaming:
+            call = raw(channel).stream_stream(path)(iter([BAD]), timeout=10)
+            list(call)
+        elif method.client_streaming:
+            raw(channel).stream_unary(path)(iter([BAD]), timeout=10)
+        elif method.server_streaming:
+            call = raw(channel).unary_stream(path)(BAD, timeout=10)
+            list(call)
+        else:
+            raw(channel).unary_unary(path)(BAD, timeout=10)
+    except grpc.RpcError as error:
+        return error
+    raise AssertionError(f"{path}: an undecodable body was accepted")
+
+
+def test_undecodable_bodies_are_invalid_argument_on_every_method(stack: Stack) -> None:
+    problems: list[str] = []
+    covered = 0
+    for name, process in stack.processes.items():
+        with grpc.insecure_channel(process.target) as channel:
+            methods = methods_of(channel)
+            assert len({m.containing_service.full_name for m in methods}) >= 3, name
+            log_from = len(process.lines)
+            before = handled(process)
+            for method in methods:
+                error: Any = send_undecodable(channel, method)
+                expected = f"request body is not a valid {method.input_type.full_name} message"
+                if (error.code(), error.details()) != (grpc.StatusCode.INVALID_ARGUMENT, expected):
+                    problems.append(
+                        f"{name} {method.full_name}: {error.code()} {error.details()!r}"
+                    )
+                covered += 1
+            after = handled(process)
+        for method in methods:
+            key = (method.containing_service.full_name, method.name)
+            counted = {
+                code: after.get((*key, code), 0.0) - before.get((*key, code), 0.0)
+                for code in ("INVALID_ARGUMENT", *SERVER_ERRORS)
+            }
+            if counted["INVALID_ARGUMENT"] != 1 or any(counted[c] for c in SERVER_ERRORS):
+                problems.append(f"{name} {method.full_name} ({rpc_type(method)}): {counted}")
+        time.sleep(0.2)  # the last log lines reach the reader thread
+        lines = list(process.lines)[log_from:]
+        problems += [
+            f"{name} logged: {line[:300]}"
+            for line in lines
+            if "Traceback" in line or '"level": "error"' in line
+        ]
+        warned = sum('"undecodable request"' in line for line in lines)
+        if warned != len(methods):
+            problems.append(f"{name}: {warned} undecodable-request lines for {len(methods)} calls")
+    assert covered >= 40, covered  # five services' methods, health and reflection
+    assert not problems, "\n".join(problems)
+
+
+def test_undecodable_message_after_the_join_ends_play_and_play_many(room: Room) -> None:
+    """Mid-stream, after a valid Join and a ping answered: the table service reads
+    these streams on a task of its own; the bad message still ends the stream
+    with INVALID_ARGUMENT, the seat leaves, and nothing is logged as an error."""
+    table_id = room.create_table("undecodable", STUD, 2, min_buy_in=1_000, clock_ms=5_000)
+    player = room.register("undecodable-1")
+    join = pb.PlayerMessage(
+        join=pb.Join(table_id=table_id, player_id=player.player_id, token=player.token)
+    )
+    ping = pb.PlayerMessage(ping=pb.Ping(nonce=7))
+    process = room.stack["table"]
+    log_from = len(process.lines)
+
+    def pong(raw: bytes) -> bool:
+        return pb.TableEvent.FromString(raw).pong.nonce == 7
+
+    def many_pong(raw: bytes) -> bool:
+        return any(e.event.pong.nonce == 7 for e in pb.PlayManyEvents.FromString(raw).events)
+
+    def many(message: pb.PlayerMessage) -> bytes:
+        request = pb.PlayManyRequest(messages=[pb.SessionMessage(session=1, message=message)])
+        return request.SerializeToString()
+
+    method_type = {
+        "Play": "poker.table.v1.PlayerMessage",
+        "PlayMany": "poker.table.v1.PlayManyRequest",
+    }
+
+    async def check(method: str, first: bytes, then: bytes, answered: Any) -> None:
+        async with aio.insecure_channel(room.stack.target("table")) as channel:
+            call = raw(channel).stream_stream(f"/poker.table.v1.TableService/{method}")()
+            await call.write(first)
+            await call.write(then)
+            async with asyncio.timeout(WAIT_S):
+                while not answered(await call.read()):
+                    pass
+                await call.write(BAD)
+                try:
+                    while True:
+                        assert await call.read() is not aio.EOF, f"{method} ended OK"
+                except aio.AioRpcError as error:
+                    assert (method, error.code(), error.details()) == (
+                        method,
+                        grpc.StatusCode.INVALID_ARGUMENT,
+                        f"request body is not a valid {method_type[method]} message",
+                    )
+
+    asyncio.run(check("Play", join.SerializeToString(), ping.SerializeToString(), pong))
+    asyncio.run(check("PlayMany", many(join), many(ping), many_pong))
+    time.sleep(0.2)  # the last log lines reach the reader thread
+    lines = list(process.lines)[log_from:]
+    assert [line for line in lines if "Traceback" in line or '"level": "error"' in line] == []
+    assert sum('"undecodable request"' in line for line in lines) == 2

@@ -1,0 +1,126 @@
+"""The poker CLI's input: argument parsing (defaults, the environment, the requests
+it builds) and the play input parser.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from poker.common.v1 import common_pb2 as c
+from poker_cli.__main__ import main
+from poker_cli.options import build_parser, create_table_request
+from poker_cli.play import QuitRequestedError, parse_command
+
+from .cli_support import DRAW, FL, HAND, NL
+
+# ------------------------------------------------------------------ parsing
+
+
+def test_parser_defaults_and_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POKER_PLAYER_ID", "p-env")
+    monkeypatch.setenv("POKER_TOKEN", "tok-env")
+    args = build_parser().parse_args(["sit", "T1", "--buy-in", "500"])
+    assert (args.command, args.table_id, args.buy_in, args.seat) == ("sit", "T1", 500, 0)
+    assert (args.player, args.token) == ("p-env", "tok-env")
+    assert args.lobby == "127.0.0.1:50054" and args.table == "127.0.0.1:50055"
+    args = build_parser().parse_args(["bot", "T1", "--kind", "random", "--player", "me"])
+    assert args.kind == "random" and args.player == "me" and args.hands is None
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["bot", "T1", "--kind", "shark"])
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([])
+
+
+def test_create_table_request() -> None:
+    args = build_parser().parse_args(
+        [
+            "create-table",
+            "--game",
+            "draw",
+            "--structure",
+            "no",
+            "--small-bet",
+            "100",
+            "--clock",
+            "2.5",
+        ]
+    )
+    req = create_table_request(args)
+    assert req.config.game == c.GAME_DRAW_7A and req.config.structure == c.STRUCTURE_NO_LIMIT
+    assert req.config.big_bet == 200 and req.seats == 5 and req.min_buy_in == 2_000
+    assert req.action_clock_ms == 2_500 and req.name == "draw 100/200"
+    args = build_parser().parse_args(
+        [
+            "create-table",
+            "--game",
+            "stud-hilo",
+            "--small-bet",
+            "100",
+            "--ante",
+            "25",
+            "--seats",
+            "6",
+        ]
+    )
+    req = create_table_request(args)
+    assert req.config.game == c.GAME_STUD_HILO and req.config.bring_in == 50 and req.seats == 6
+    assert not req.config.HasField("max_raises")
+
+
+def test_missing_credentials_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("POKER_PLAYER_ID", raising=False)
+    monkeypatch.delenv("POKER_TOKEN", raising=False)
+    assert main(["stand", "T1"]) == 2
+    assert "--player and --token" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("text", "legal", "expected"),
+    [
+        ("f", FL, c.Action(kind=c.ACTION_KIND_FOLD)),
+        ("c", FL, c.Action(kind=c.ACTION_KIND_CALL)),
+        ("CALL", FL, c.Action(kind=c.ACTION_KIND_CALL)),
+        ("r", FL, c.Action(kind=c.ACTION_KIND_RAISE, amount=200)),
+        ("r 200", FL, c.Action(kind=c.ACTION_KIND_RAISE, amount=200)),
+        ("a", FL, c.Action(kind=c.ACTION_KIND_RAISE, amount=200)),
+        ("c", NL, c.Action(kind=c.ACTION_KIND_CHECK)),  # c checks when free
+        ("k", NL, c.Action(kind=c.ACTION_KIND_CHECK)),
+        ("bet 1,500", NL, c.Action(kind=c.ACTION_KIND_BET, amount=1_500)),
+        ("r 1.5k", NL, c.Action(kind=c.ACTION_KIND_BET, amount=1_500)),
+        ("allin", NL, c.Action(kind=c.ACTION_KIND_BET, amount=2_000)),
+        ("d as kd", DRAW, c.Action(kind=c.ACTION_KIND_DISCARD, cards=["As", "Kd"])),
+        ("d AsKd7c", DRAW, c.Action(kind=c.ACTION_KIND_DISCARD, cards=["As", "Kd", "7c"])),
+        ("d", DRAW, c.Action(kind=c.ACTION_KIND_DISCARD)),
+        ("pat", DRAW, c.Action(kind=c.ACTION_KIND_DISCARD)),
+    ],
+)
+def test_parse_command(text: str, legal: c.LegalActions, expected: c.Action) -> None:
+    assert parse_command(text, legal, HAND) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "legal", "message"),
+    [
+        ("", FL, "type a command"),
+        ("k", FL, "not allowed"),
+        ("r 300", FL, "one of [200]"),
+        ("r 50", NL, "100..2000"),
+        ("r lots", NL, "not an amount"),
+        ("d Qs", DRAW, "your own cards"),
+        ("d As Kd 7c 8h", DRAW, "at most 3"),
+        ("d Zz", DRAW, "cards are like"),
+        ("jump", FL, "unknown command"),
+        ("?", FL, "stand pat"),
+        ("b", FL, "not allowed"),
+    ],
+)
+def test_parse_command_errors(text: str, legal: c.LegalActions, message: str) -> None:
+    with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        parse_command(text, legal, HAND)
+
+
+def test_parse_quit() -> None:
+    with pytest.raises(QuitRequestedError):
+        parse_command("q", FL)
