@@ -181,19 +181,8 @@ def _checked_state_from_pb(
             raise WireError(f"{where}: a folded or all-in player cannot be pending")
         if p.protected and not p.all_in:
             raise WireError(f"{where}: a protected player (S10) is all-in")
-        players.append(
-            PlayerBetting(
-                stack=stack,
-                bet=bet,
-                total=total,
-                folded=p.folded,
-                all_in=p.all_in,
-                protected=p.protected,
-                voluntary=p.voluntary,
-                pending=p.pending,
-                acted_at=p.acted_at,
-            )
-        )
+        flags = (p.folded, p.all_in, p.protected, p.voluntary, p.pending)
+        players.append(PlayerBetting(stack, bet, total, *flags, p.acted_at))
     if all(p.folded for p in players):
         raise WireError(f"{field}.players: somebody must still be in the hand")
     to_act: int | None = None

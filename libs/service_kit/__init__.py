@@ -16,7 +16,7 @@ from .errors import (
     ResourceExhaustedError,
     ServiceError,
 )
-from .server import ServiceSpec, run_service, serve
+from .server import ServiceSpec, run_service, serve, servicer_spec
 from .settings import ConfigError, ServerSettings
 
 __all__ = [
@@ -32,4 +32,5 @@ __all__ = [
     "insecure_channel",
     "run_service",
     "serve",
+    "servicer_spec",
 ]

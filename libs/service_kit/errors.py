@@ -18,7 +18,7 @@ exception, since table streams read their requests on tasks of their own.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import grpc
@@ -29,6 +29,7 @@ from .handlers import (
     Behavior,
     Handler,
     Undecodable,
+    WrappingInterceptor,
     behavior_of,
     replace_behavior,
     streams_responses_by_yield,
@@ -95,7 +96,7 @@ def status_of(error: BaseException, codes: ErrorCodes) -> tuple[grpc.StatusCode,
     return None
 
 
-class ErrorInterceptor(grpc.aio.ServerInterceptor):
+class ErrorInterceptor(WrappingInterceptor):
     """Aborts the call with the status of a ``ServiceError`` or a mapped exception."""
 
     def __init__(self, codes: ErrorCodes | None = None) -> None:
@@ -105,17 +106,10 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
         """The status to report, or None for an unexpected error."""
         return status_of(error, self._codes)
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> Handler | None:
-        handler = await continuation(handler_call_details)
-        if handler is None:
-            return None
+    def wrap(self, handler: Handler, method: str) -> Handler:
         return replace_behavior(
             handler,
-            self._guard(handler, handler_call_details.method),
+            self._guard(handler, method),
             tolerant_deserializer(handler.request_deserializer),
         )
 

@@ -16,7 +16,7 @@ INVALID_ARGUMENT: bad bytes are bad input, like any other malformed request.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
 import grpc
@@ -78,6 +78,25 @@ def replace_behavior(
         request_deserializer=request_deserializer or handler.request_deserializer,
         response_serializer=handler.response_serializer,
     )
+
+
+class WrappingInterceptor(grpc.aio.ServerInterceptor):
+    """A server interceptor that wraps the handler of every method it is given
+    (grpc.aio hands interceptors the handler, not hooks around the call)."""
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> Handler | None:
+        handler = await continuation(handler_call_details)
+        if handler is None:
+            return None
+        return self.wrap(handler, handler_call_details.method)
+
+    def wrap(self, handler: Handler, method: str) -> Handler:
+        """The handler to serve ``method`` with instead of ``handler``."""
+        raise NotImplementedError
 
 
 class Undecodable:

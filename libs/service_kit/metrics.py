@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import grpc
@@ -27,6 +27,7 @@ from prometheus_client import Counter, Histogram
 from .handlers import (
     Behavior,
     Handler,
+    WrappingInterceptor,
     behavior_of,
     replace_behavior,
     rpc_type,
@@ -113,20 +114,12 @@ async def _counted(requests: AsyncIterator[Any], call: _Call) -> AsyncIterator[A
         yield request
 
 
-class PrometheusInterceptor(grpc.aio.ServerInterceptor):
+class PrometheusInterceptor(WrappingInterceptor):
     """Records the standard families for every RPC the server handles."""
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> Handler | None:
-        handler = await continuation(handler_call_details)
-        if handler is None:
-            return None
-        kind = rpc_type(handler)
-        service, method = split_method(handler_call_details.method)
-        return replace_behavior(handler, _instrument(handler, (kind, service, method)))
+    def wrap(self, handler: Handler, method: str) -> Handler:
+        service, name = split_method(method)
+        return replace_behavior(handler, _instrument(handler, (rpc_type(handler), service, name)))
 
 
 def _instrument(handler: Handler, labels: tuple[str, str, str]) -> Behavior:

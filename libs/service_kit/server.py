@@ -25,6 +25,7 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import grpc
 from grpc_reflection.v1alpha import reflection
@@ -50,6 +51,27 @@ class ServiceSpec:
     # Awaited on SIGTERM after the drain and before the server stops, while calls to
     # other services still work (the table service voids and reports its hands).
     on_shutdown: Callable[[], Awaitable[None]] | None = None
+
+
+S = TypeVar("S")
+
+
+def servicer_spec(
+    name: str,
+    service_name: str,
+    add_to_server: Callable[[S, grpc.aio.Server], None],
+    servicer: S,
+    error_codes: ErrorCodes,
+) -> ServiceSpec:
+    """The spec of a service that serves one servicer, added by its generated
+    ``add_*Servicer_to_server``."""
+
+    def register(server: grpc.aio.Server) -> None:
+        add_to_server(servicer, server)
+
+    return ServiceSpec(
+        name=name, service_names=(service_name,), register=register, error_codes=error_codes
+    )
 
 
 async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:

@@ -296,7 +296,7 @@ class BettingServicer(pb_grpc.BettingServicer):
         return _named(reply, outcome.state, seats, refs)
 
     async def Batch(
-        self, request_iterator: AsyncIterator[CallBatch], context: Any
+        self, request_iterator: AsyncIterator[CallBatch], context: Context
     ) -> AsyncIterator[ReplyBatch]:
         """The four calls in batches, with state references (see the proto): the
         stream's ``StateRefs`` go to the calls that take or name a state."""

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import grpc
-
 from poker.dealer.v1 import dealer_pb2, dealer_pb2_grpc
-from service_kit import ServiceSpec
+from service_kit import ServiceSpec, servicer_spec
 from service_kit.logs import get_logger
 
 from .decks import DeckStore
@@ -23,13 +21,6 @@ def make_spec() -> ServiceSpec:
     if allow_presets:
         get_logger().warning("preset decks are allowed: tests and certification only")
     servicer = DealerServicer(store, allow_presets=allow_presets)
-
-    def register(server: grpc.aio.Server) -> None:
-        dealer_pb2_grpc.add_DealerServicer_to_server(servicer, server)
-
-    return ServiceSpec(
-        name="dealer",
-        service_names=(SERVICE_NAME,),
-        register=register,
-        error_codes=ERROR_CODES,
+    return servicer_spec(
+        "dealer", SERVICE_NAME, dealer_pb2_grpc.add_DealerServicer_to_server, servicer, ERROR_CODES
     )

@@ -39,6 +39,9 @@ from .metrics import (
     RIVER_DEALS,
 )
 
+# Every method is called by grpc.aio with its servicer context.
+Context = grpc.aio.ServicerContext[Any, Any]
+
 PLAYERS = {Game.STUD: (2, 8), Game.STUD_HILO: (2, 8), Game.DRAW_7A: (2, 5)}  # S1, D1
 RIVER_OUTCOMES = {
     "normal": pb.RIVER_OUTCOME_NORMAL,
@@ -76,13 +79,13 @@ class DealerServicer(pb_grpc.DealerServicer):
         )
 
     async def Batch(
-        self, request_iterator: AsyncIterator[CallBatch], context: Any
+        self, request_iterator: AsyncIterator[CallBatch], context: Context
     ) -> AsyncIterator[ReplyBatch]:
         """The five calls in batches, each answered in order (see the proto)."""
         async for replies in self._batch.answer(request_iterator, context):
             yield replies
 
-    async def OpenDeck(self, request: pb.OpenDeckRequest, context: Any) -> pb.OpenDeckResponse:
+    async def OpenDeck(self, request: pb.OpenDeckRequest, context: Context) -> pb.OpenDeckResponse:
         game = game_of(request.game)
         fewest, most = PLAYERS[game]
         players = check_count(request.players, "players", fewest, most)
@@ -127,7 +130,7 @@ class DealerServicer(pb_grpc.DealerServicer):
     def _entry(self, deck_id: str) -> DeckEntry:
         return self._store.get(check_id(deck_id, "deck_id"))
 
-    async def Deal(self, request: pb.DealRequest, context: Any) -> pb.DealResponse:
+    async def Deal(self, request: pb.DealRequest, context: Context) -> pb.DealResponse:
         return self._deal(self._entry(request.deck_id), request)
 
     @staticmethod
@@ -179,7 +182,9 @@ class DealerServicer(pb_grpc.DealerServicer):
         )
         return pb.DealResponse(cards=card_strs(cards), remaining=deck.remaining)
 
-    async def DealRiver(self, request: pb.DealRiverRequest, context: Any) -> pb.DealRiverResponse:
+    async def DealRiver(
+        self, request: pb.DealRiverRequest, context: Context
+    ) -> pb.DealRiverResponse:
         entry = self._entry(request.deck_id)
         if entry.game is Game.DRAW_7A:
             raise FailedPreconditionError("DealRiver is seventh street of the stud games (S11)")
@@ -217,7 +222,7 @@ class DealerServicer(pb_grpc.DealerServicer):
             remaining=entry.deck.remaining,
         )
 
-    async def Draw(self, request: pb.DrawRequest, context: Any) -> pb.DrawResponse:
+    async def Draw(self, request: pb.DrawRequest, context: Context) -> pb.DrawResponse:
         entry = self._entry(request.deck_id)
         discards = card_list(request.discards, "discards", most=MAX_DISCARDS)
         strangers = [card_str(c) for c in discards if c not in entry.held]
@@ -252,7 +257,9 @@ class DealerServicer(pb_grpc.DealerServicer):
             cards=card_strs(cards), reshuffled=reshuffled, remaining=entry.deck.remaining
         )
 
-    async def CloseDeck(self, request: pb.CloseDeckRequest, context: Any) -> pb.CloseDeckResponse:
+    async def CloseDeck(
+        self, request: pb.CloseDeckRequest, context: Context
+    ) -> pb.CloseDeckResponse:
         entry = self._store.pop(check_id(request.deck_id, "deck_id"))
         DECKS_CLOSED.inc()
         secrets = entry.secrets

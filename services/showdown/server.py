@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import grpc
-
 from poker.showdown.v1 import showdown_pb2, showdown_pb2_grpc
-from service_kit import ServiceSpec
+from service_kit import ServiceSpec, servicer_spec
 
 from .servicer import ERROR_CODES, ShowdownServicer
 
@@ -15,13 +13,10 @@ SERVICE_NAME = showdown_pb2.DESCRIPTOR.services_by_name["Showdown"].full_name
 def make_spec() -> ServiceSpec:
     """The stateless showdown service (no settings of its own)."""
     servicer = ShowdownServicer()
-
-    def register(server: grpc.aio.Server) -> None:
-        showdown_pb2_grpc.add_ShowdownServicer_to_server(servicer, server)
-
-    return ServiceSpec(
-        name="showdown",
-        service_names=(SERVICE_NAME,),
-        register=register,
-        error_codes=ERROR_CODES,
+    return servicer_spec(
+        "showdown",
+        SERVICE_NAME,
+        showdown_pb2_grpc.add_ShowdownServicer_to_server,
+        servicer,
+        ERROR_CODES,
     )

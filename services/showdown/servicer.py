@@ -17,6 +17,9 @@ from service_kit.errors import ErrorCodes
 from .evaluation import evaluate, settle
 from .metrics import BATCH_SIZE, BATCHED_CALLS
 
+# Every method is called by grpc.aio with its servicer context.
+Context = grpc.aio.ServicerContext[Any, Any]
+
 # The library's exceptions the adapter does not turn into a status itself: the
 # unary calls' ErrorInterceptor and the Batch stream's replies map them the same way.
 ERROR_CODES: ErrorCodes = {InvalidConfigError: grpc.StatusCode.INVALID_ARGUMENT}
@@ -30,14 +33,14 @@ class ShowdownServicer(pb_grpc.ShowdownServicer):
             pb.DESCRIPTOR.services_by_name["Showdown"], self, ERROR_CODES, BATCHED_CALLS, BATCH_SIZE
         )
 
-    async def Evaluate(self, request: pb.EvaluateRequest, context: Any) -> pb.EvaluateResponse:
+    async def Evaluate(self, request: pb.EvaluateRequest, context: Context) -> pb.EvaluateResponse:
         return evaluate(request)
 
-    async def Settle(self, request: pb.SettleRequest, context: Any) -> pb.SettleResponse:
+    async def Settle(self, request: pb.SettleRequest, context: Context) -> pb.SettleResponse:
         return settle(request)
 
     async def Batch(
-        self, request_iterator: AsyncIterator[CallBatch], context: Any
+        self, request_iterator: AsyncIterator[CallBatch], context: Context
     ) -> AsyncIterator[ReplyBatch]:
         """Evaluate and Settle in batches, each answered in order (see the proto)."""
         async for replies in self._batch.answer(request_iterator, context):

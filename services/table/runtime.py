@@ -250,18 +250,7 @@ class TableRuntime:
         with contextlib.suppress(HandVoided):
             reveal = await runner.close_deck()
         hand.turns.close()
-        runner.emit(
-            f.HandFinished(
-                awards=(),
-                seats=tuple(
-                    f.FinalSeat(s, p, c)
-                    for s, p, c in zip(hand.seats, hand.players, hand.start_stacks, strict=True)
-                ),
-                uncalled_seat=None,
-                uncalled_amount=0,
-                voided=True,
-            )
-        )
+        runner.emit(_voided_finish(hand))
         result = HandResult(
             hand.hand_id,
             hand.config,
@@ -315,16 +304,7 @@ class TableRuntime:
         hand = self.last_hand
         if hand is None or hand.hand_id != hand_id:
             return
-        fact = f.HandFinished(
-            awards=(),
-            seats=tuple(
-                f.FinalSeat(s, p, c)
-                for s, p, c in zip(hand.seats, hand.players, hand.start_stacks, strict=True)
-            ),
-            uncalled_seat=None,
-            uncalled_amount=0,
-            voided=True,
-        )
+        fact = _voided_finish(hand)
         hand.facts.append(fact)
         self._emit(hand, fact)
         self.history.void(hand_id, hand.facts, hand.start_stacks)
@@ -441,6 +421,20 @@ def _won(result: HandResult) -> int:
         if isinstance(fact, f.HandFinished):
             return sum(a.amount for a in fact.awards)
     return 0
+
+
+def _voided_finish(hand: Hand) -> f.HandFinished:
+    """The HandFinished of a voided hand: no awards, every stack as at its start."""
+    return f.HandFinished(
+        awards=(),
+        seats=tuple(
+            f.FinalSeat(s, p, c)
+            for s, p, c in zip(hand.seats, hand.players, hand.start_stacks, strict=True)
+        ),
+        uncalled_seat=None,
+        uncalled_amount=0,
+        voided=True,
+    )
 
 
 __all__ = ["Subscriber", "TableRuntime"]

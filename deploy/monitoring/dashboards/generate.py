@@ -28,6 +28,32 @@ from deploy.monitoring.dashboards.panels import (
 HERE = Path(__file__).resolve().parent
 
 
+def batched_calls(job: str, whose: str = "") -> dict[str, Any]:
+    """The calls a service takes on its Batch stream, one by one, by method and status."""
+    return panel(
+        f"Batched calls / s by method and status{whose}",
+        [(rate(f"{job}_batched_calls_total", "method, code"), "{{method}} {{code}}")],
+        unit="ops",
+    )
+
+
+def chip_ledger(title: str) -> dict[str, Any]:
+    """The lobby's chip ledger: granted = balances + at tables, so the mismatch stays 0."""
+    return panel(
+        title,
+        [
+            ("lobby_ledger_granted_chips", "granted"),
+            ("lobby_ledger_balances_chips", "balances"),
+            ("lobby_ledger_at_tables_chips", "at tables"),
+            (
+                "lobby_ledger_granted_chips - lobby_ledger_balances_chips"
+                " - lobby_ledger_at_tables_chips",
+                "mismatch (must be 0)",
+            ),
+        ],
+    )
+
+
 def overview() -> dict[str, Any]:
     return dashboard(
         "cardroom-overview",
@@ -123,19 +149,7 @@ def overview() -> dict[str, Any]:
                 "Player actions refused / min by status",
                 [(per_min(rate("table_actions_rejected_total", "code")), "{{code}}")],
             ),
-            panel(
-                "Chip ledger (lobby)",
-                [
-                    ("lobby_ledger_granted_chips", "granted"),
-                    ("lobby_ledger_balances_chips", "balances"),
-                    ("lobby_ledger_at_tables_chips", "at tables"),
-                    (
-                        "lobby_ledger_granted_chips - lobby_ledger_balances_chips"
-                        " - lobby_ledger_at_tables_chips",
-                        "mismatch (must be 0)",
-                    ),
-                ],
-            ),
+            chip_ledger("Chip ledger (lobby)"),
             panel(
                 "Services up",
                 [('up{job=~"dealer|betting|showdown|lobby|table"}', "{{job}} {{instance}}")],
@@ -171,11 +185,7 @@ def dealer() -> dict[str, Any]:
                 "Reshuffles / min by reason",
                 [(per_min(rate("dealer_reshuffles_total", "reason")), "{{reason}}")],
             ),
-            panel(
-                "Batched calls / s by method and status",
-                [(rate("dealer_batched_calls_total", "method, code"), "{{method}} {{code}}")],
-                unit="ops",
-            ),
+            batched_calls("dealer"),
         ],
     )
 
@@ -186,11 +196,7 @@ def betting() -> dict[str, Any]:
         "Card room: betting",
         [
             *grpc_panels("betting"),
-            panel(
-                "Batched calls / s by method and status",
-                [(rate("betting_batched_calls_total", "method, code"), "{{method}} {{code}}")],
-                unit="ops",
-            ),
+            batched_calls("betting"),
             panel(
                 "Actions / s by game and kind",
                 [(rate("betting_actions_total", "game, kind"), "{{game}} {{kind}}")],
@@ -233,11 +239,7 @@ def showdown() -> dict[str, Any]:
         "Card room: showdown",
         [
             *grpc_panels("showdown"),
-            panel(
-                "Batched calls / s by method and status",
-                [(rate("showdown_batched_calls_total", "method, code"), "{{method}} {{code}}")],
-                unit="ops",
-            ),
+            batched_calls("showdown"),
             panel(
                 "Pots settled / min by game",
                 [(per_min(rate("showdown_pots_settled_total", "game")), "{{game}}")],
@@ -264,11 +266,7 @@ def lobby() -> dict[str, Any]:
         "Card room: lobby",
         [
             *grpc_panels("lobby"),
-            panel(
-                "Batched calls / s by method and status (the table service's hand calls)",
-                [(rate("lobby_batched_calls_total", "method, code"), "{{method}} {{code}}")],
-                unit="ops",
-            ),
+            batched_calls("lobby", " (the table service's hand calls)"),
             panel("Tables by game", [("sum by (game) (lobby_tables)", "{{game}}")]),
             panel("Players seated by game", [("sum by (game) (lobby_seated_players)", "{{game}}")]),
             panel(
@@ -302,19 +300,7 @@ def lobby() -> dict[str, Any]:
                     (per_min(rate("lobby_buy_ins_total", "game")), "buy-ins {{game}}"),
                 ],
             ),
-            panel(
-                "Chip ledger",
-                [
-                    ("lobby_ledger_granted_chips", "granted"),
-                    ("lobby_ledger_balances_chips", "balances"),
-                    ("lobby_ledger_at_tables_chips", "at tables"),
-                    (
-                        "lobby_ledger_granted_chips - lobby_ledger_balances_chips"
-                        " - lobby_ledger_at_tables_chips",
-                        "mismatch (must be 0)",
-                    ),
-                ],
-            ),
+            chip_ledger("Chip ledger"),
         ],
     )
 

@@ -54,45 +54,56 @@ _METADATA = {
         "labels": {"type": "object", "additionalProperties": {"type": "string"}},
     },
 }
-# (apiVersion, kind) -> JSON schema: a subset of prometheus-operator's CRD, strict on
-# the fields this project writes.
-CUSTOM_RESOURCES: dict[tuple[str, str], dict[str, Any]] = {
-    ("monitoring.coreos.com/v1", "ServiceMonitor"): {
+
+
+def _custom_resource(api_version: str, kind: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """The schema of one object of a custom resource: its envelope, and ``spec``."""
+    return {
         "type": "object",
         "required": ["apiVersion", "kind", "metadata", "spec"],
         "additionalProperties": False,
         "properties": {
-            "apiVersion": {"const": "monitoring.coreos.com/v1"},
-            "kind": {"const": "ServiceMonitor"},
+            "apiVersion": {"const": api_version},
+            "kind": {"const": kind},
             "metadata": _METADATA,
-            "spec": {
-                "type": "object",
-                "required": ["selector", "endpoints"],
-                "additionalProperties": False,
-                "properties": {
-                    "selector": {
-                        "type": "object",
-                        "required": ["matchLabels"],
-                        "properties": {
-                            "matchLabels": {
-                                "type": "object",
-                                "minProperties": 1,
-                                "additionalProperties": {"type": "string"},
-                            }
-                        },
+            "spec": spec,
+        },
+    }
+
+
+# (apiVersion, kind) -> JSON schema: a subset of prometheus-operator's CRD, strict on
+# the fields this project writes.
+CUSTOM_RESOURCES: dict[tuple[str, str], dict[str, Any]] = {
+    ("monitoring.coreos.com/v1", "ServiceMonitor"): _custom_resource(
+        "monitoring.coreos.com/v1",
+        "ServiceMonitor",
+        {
+            "type": "object",
+            "required": ["selector", "endpoints"],
+            "additionalProperties": False,
+            "properties": {
+                "selector": {
+                    "type": "object",
+                    "required": ["matchLabels"],
+                    "properties": {
+                        "matchLabels": {
+                            "type": "object",
+                            "minProperties": 1,
+                            "additionalProperties": {"type": "string"},
+                        }
                     },
-                    "namespaceSelector": {
-                        "type": "object",
-                        "properties": {
-                            "matchNames": {"type": "array", "items": {"type": "string"}},
-                            "any": {"type": "boolean"},
-                        },
-                    },
-                    "endpoints": {"type": "array", "minItems": 1, "items": _ENDPOINT},
                 },
+                "namespaceSelector": {
+                    "type": "object",
+                    "properties": {
+                        "matchNames": {"type": "array", "items": {"type": "string"}},
+                        "any": {"type": "boolean"},
+                    },
+                },
+                "endpoints": {"type": "array", "minItems": 1, "items": _ENDPOINT},
             },
         },
-    },
+    ),
 }
 
 
@@ -112,37 +123,31 @@ _RULE = {
         "annotations": _STRINGS,
     },
 }
-CUSTOM_RESOURCES[("monitoring.coreos.com/v1", "PrometheusRule")] = {
-    "type": "object",
-    "required": ["apiVersion", "kind", "metadata", "spec"],
-    "additionalProperties": False,
-    "properties": {
-        "apiVersion": {"const": "monitoring.coreos.com/v1"},
-        "kind": {"const": "PrometheusRule"},
-        "metadata": _METADATA,
-        "spec": {
-            "type": "object",
-            "required": ["groups"],
-            "additionalProperties": False,
-            "properties": {
-                "groups": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": {
-                        "type": "object",
-                        "required": ["name", "rules"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "name": {"type": "string", "minLength": 1},
-                            "interval": {"type": "string", "pattern": "^[0-9]+(ms|s|m|h)$"},
-                            "rules": {"type": "array", "minItems": 1, "items": _RULE},
-                        },
+CUSTOM_RESOURCES[("monitoring.coreos.com/v1", "PrometheusRule")] = _custom_resource(
+    "monitoring.coreos.com/v1",
+    "PrometheusRule",
+    {
+        "type": "object",
+        "required": ["groups"],
+        "additionalProperties": False,
+        "properties": {
+            "groups": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                    "type": "object",
+                    "required": ["name", "rules"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "name": {"type": "string", "minLength": 1},
+                        "interval": {"type": "string", "pattern": "^[0-9]+(ms|s|m|h)$"},
+                        "rules": {"type": "array", "minItems": 1, "items": _RULE},
                     },
-                }
-            },
+                },
+            }
         },
     },
-}
+)
 
 
 def overlays() -> list[Path]:

@@ -93,6 +93,18 @@ def test_test_names_name_rules_of_the_book() -> None:
     assert unknown == {}
 
 
+# The project's own code: where a rule ID names a rule of the book.
+CODE_FOLDERS = (
+    "libs/poker_rules",
+    "libs/poker_wire",
+    "libs/poker_bots",
+    "libs/poker_cli",
+    "libs/service_kit",
+    "services",
+    "devroom",
+)
+
+
 def strings_of(path: Path) -> Iterator[tuple[int, str]]:
     """Every string constant of a module (messages, help texts, docstrings)."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -104,15 +116,7 @@ def test_messages_name_rules_of_the_book() -> None:
     known = rule_ids()
     unknown = {
         f"{path.relative_to(ROOT)}:{line}": match
-        for path in python_files(
-            "libs/poker_rules",
-            "libs/poker_wire",
-            "libs/poker_bots",
-            "libs/poker_cli",
-            "libs/service_kit",
-            "services",
-            "devroom",
-        )
+        for path in python_files(*CODE_FOLDERS)
         for line, text in strings_of(path)
         for match in RULE_ID.findall(text)
         if match not in known
@@ -138,13 +142,7 @@ def test_no_reference_to_a_rule_book_outside_the_repository() -> None:
     stale = [
         str(path.relative_to(ROOT))
         for folder in (
-            "libs/poker_rules",
-            "libs/poker_wire",
-            "libs/poker_bots",
-            "libs/poker_cli",
-            "libs/service_kit",
-            "services",
-            "devroom",
+            *CODE_FOLDERS,
             "tests",
             "protos",
             "deploy",

@@ -32,8 +32,9 @@ from poker.table.v1.table_pb2_grpc import TableServiceStub
 from poker_cli.__main__ import main
 from services.lobby.auth import new_token, token_hash
 from services.lobby.store import LobbyStore
+from tests.support.decks import stud_order
 from tests.support.lobby import ledger
-from tests.support.room import stack_env, stop_stack, stud_order
+from tests.support.stacks import stack_env, stop_stack
 
 DASH_ID = "p-old-dash-token"
 DASH_TOKEN = "-" + secrets.token_urlsafe(32)[1:]  # as an old lobby could issue it

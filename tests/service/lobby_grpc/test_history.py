@@ -25,7 +25,8 @@ from devroom.stack import Stack
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.table.v1 import table_pb2 as tpb
 from tests.support.lobby import ledger
-from tests.support.room import Room, stack_env, stop_stack
+from tests.support.room import Room
+from tests.support.stacks import stack_env, stop_stack
 
 from .client import BB, DRAW, SB, Player, finish, next_hand, positions
 

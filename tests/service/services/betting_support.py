@@ -55,6 +55,18 @@ def upcards(hand: StudHand) -> list[pb.UpCards]:
     return [pb.UpCards(cards=[card_str(c) for c in board]) for board in hand.boards]
 
 
+def third_street(
+    config: common.GameConfig, stacks: list[int], hand: StudHand
+) -> pb.StartRoundRequest:
+    """StartRound of a fresh stud hand: each player's door card (the library
+    ``hand``'s third upcard) on third street."""
+    return pb.StartRoundRequest(
+        state=fresh(config, stacks),
+        street=0,
+        upcards=[pb.UpCards(cards=[card_str(c[2])]) for c in hand.cards],
+    )
+
+
 def code_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
     with pytest.raises(grpc.RpcError) as caught:
         call()
@@ -68,11 +80,7 @@ def code_of(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
 def _opened_stud(betting: BettingStub, seed: int = 11) -> tuple[pb.BettingState, StudHand]:
     hand = StudHand(StudConfig(), [5_000] * 3, seed=seed)
     state = betting.StartRound(
-        pb.StartRoundRequest(
-            state=fresh(STUD, [5_000] * 3),
-            street=0,
-            upcards=[pb.UpCards(cards=[card_str(c[2])]) for c in hand.cards],
-        ),
+        third_street(STUD, [5_000] * 3, hand),
         timeout=5,
     ).state
     return state, hand

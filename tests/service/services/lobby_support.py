@@ -80,6 +80,11 @@ class Player:
         return reply
 
 
+def players(lobby: LobbyStub, *names: str) -> list[Player]:
+    """A registered player for each name, in order."""
+    return [Player(lobby, name) for name in names]
+
+
 def create(lobby: LobbyStub, config: common.GameConfig = STUD, **fields: Any) -> pb.Table:
     request = pb.CreateTableRequest(
         name=fields.pop("name", "table"),

@@ -19,12 +19,11 @@ from poker_rules import (
     StudConfig,
     StudHand,
     TimeoutPolicy,
-    card_str,
 )
 from poker_wire.betting import action_to_pb
 from tests.support.health import SERVING, health_status, reflected_services
 
-from .betting_support import SERVICE, STUD, act, fresh, same, upcards
+from .betting_support import SERVICE, STUD, act, fresh, same, third_street, upcards
 from .process import ServiceProcess
 
 HILO = common.GameConfig(
@@ -52,11 +51,7 @@ def test_stud_hand_through_the_service_matches_the_library__S5_S6(betting: Betti
     """Bring-in, completion, calls; every street opened with the upcards; to the river."""
     hand = StudHand(StudConfig(), [5_000] * 4, seed=11)
     opened = betting.StartRound(
-        pb.StartRoundRequest(
-            state=fresh(STUD, [5_000] * 4),
-            street=0,
-            upcards=[pb.UpCards(cards=[card_str(c[2])]) for c in hand.cards],
-        ),
+        third_street(STUD, [5_000] * 4, hand),
         timeout=5,
     )
     state = opened.state
@@ -96,11 +91,7 @@ def test_stud_hand_through_the_service_matches_the_library__S5_S6(betting: Betti
 def test_stud_hilo_round_everyone_folds_to_the_completion__G6(betting: BettingStub) -> None:
     hand = StudHand(StudConfig(hi_lo=True), [5_000] * 3, seed=5)
     state = betting.StartRound(
-        pb.StartRoundRequest(
-            state=fresh(HILO, [5_000] * 3),
-            street=0,
-            upcards=[pb.UpCards(cards=[card_str(c[2])]) for c in hand.cards],
-        ),
+        third_street(HILO, [5_000] * 3, hand),
         timeout=5,
     ).state
     state = act(betting, state, Action.bring_in(), hand).state
@@ -151,11 +142,7 @@ def test_draw_no_limit_hand_with_draw_and_second_round__D5_D6_D7(betting: Bettin
 def test_timeouts_under_each_policy__S10(betting: BettingStub) -> None:
     hand = StudHand(StudConfig(), [5_000] * 3, seed=11)
     state = betting.StartRound(
-        pb.StartRoundRequest(
-            state=fresh(STUD, [5_000] * 3),
-            street=0,
-            upcards=[pb.UpCards(cards=[card_str(c[2])]) for c in hand.cards],
-        ),
+        third_street(STUD, [5_000] * 3, hand),
         timeout=5,
     ).state
     reply = betting.ApplyTimeout(pb.ApplyTimeoutRequest(state=state, version=0), timeout=5)

@@ -16,7 +16,7 @@ from poker.betting.v1 import betting_pb2 as pb
 from poker.betting.v1.betting_pb2_grpc import BettingStub
 from poker.common.v1 import common_pb2 as common
 from poker.common.v1.batch_pb2 import Call, CallBatch, Reply
-from poker_rules import Action, ActionKind, StudConfig, StudHand, card_str
+from poker_rules import Action, ActionKind, StudConfig, StudHand
 from poker_rules.betting import new_state
 from poker_wire.betting import action_to_pb
 from service_kit.errors import NotFoundError
@@ -24,7 +24,7 @@ from services.betting.servicer import StateRefs
 from tests.support.batching import call, response
 from tests.support.metrics import scrape
 
-from .betting_support import STUD, _opened_stud, code_of, fresh, same, upcards
+from .betting_support import STUD, _opened_stud, code_of, same, third_street, upcards
 from .process import ServiceProcess
 
 # ------------------------------------------------------------------ state refs
@@ -61,11 +61,7 @@ def test_a_state_ref_answers_exactly_as_the_state_it_names__S5_S6(betting: Betti
     call with the state sent (the ref aside), and the hand plays out."""
     stream = _Stream(betting)
     hand = StudHand(StudConfig(), [5_000] * 3, seed=3)
-    start = pb.StartRoundRequest(
-        state=fresh(STUD, [5_000] * 3),
-        street=0,
-        upcards=[pb.UpCards(cards=[card_str(c[2])]) for c in hand.cards],
-    )
+    start = third_street(STUD, [5_000] * 3, hand)
     (first,) = stream.ask(call(1, "StartRound", start))
     reply = response(first, pb.ApplyActionResponse)
     calls = 1

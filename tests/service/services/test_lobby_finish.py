@@ -134,11 +134,7 @@ def test_voided_hand_leaves_everything_as_before(lobby: LobbyStub) -> None:
 def test_stand_up_during_the_hand_is_pending_until_it_finishes(lobby: LobbyStub) -> None:
     table = support.create(lobby, support.STUD)
     tid = table.table_id
-    alice, bob, carol = (
-        support.Player(lobby, "alice"),
-        support.Player(lobby, "bob"),
-        support.Player(lobby, "carol"),
-    )
+    alice, bob, carol = support.players(lobby, "alice", "bob", "carol")
     alice.sit(tid, 1000, seat=1)
     bob.sit(tid, 1000, seat=2)
     hand = support.next_hand(lobby, tid)
@@ -161,7 +157,7 @@ def test_stand_up_during_the_hand_is_pending_until_it_finishes(lobby: LobbyStub)
 def test_pending_stand_up_happens_when_the_hand_is_voided(lobby: LobbyStub) -> None:
     table = support.create(lobby, support.STUD)
     tid = table.table_id
-    alice, bob = support.Player(lobby, "alice"), support.Player(lobby, "bob")
+    alice, bob = support.players(lobby, "alice", "bob")
     alice.sit(tid, 1000)
     bob.sit(tid, 1000)
     hand = support.next_hand(lobby, tid)
@@ -176,7 +172,7 @@ def test_busted_seat_stays_until_its_player_stands_up(lobby: LobbyStub) -> None:
     """A stack of 0 is not dealt in (NO_CHIPS) but keeps the seat; StandUp frees it."""
     table = support.create(lobby, support.STUD)
     tid = table.table_id
-    alice, bob = support.Player(lobby, "alice"), support.Player(lobby, "bob")
+    alice, bob = support.players(lobby, "alice", "bob")
     alice.sit(tid, 1000)
     bob.sit(tid, 1000)
     hand = support.next_hand(lobby, tid)

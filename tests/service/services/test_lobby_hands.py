@@ -27,11 +27,7 @@ from .process import ServiceProcess
 def test_stud_hand_plan_and_result__S3_B6(lobby: LobbyStub, lobby_process: ServiceProcess) -> None:
     table = support.create(lobby, support.STUD)
     tid = table.table_id
-    alice, bob, carol = (
-        support.Player(lobby, "alice"),
-        support.Player(lobby, "bob"),
-        support.Player(lobby, "carol"),
-    )
+    alice, bob, carol = support.players(lobby, "alice", "bob", "carol")
     alice.sit(tid, 2000, seat=5)
     assert not support.next_hand(lobby, tid).play  # one player: no hand
     bob.sit(tid, 3000, seat=2)

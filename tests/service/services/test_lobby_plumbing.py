@@ -54,11 +54,7 @@ def test_restart_keeps_players_tables_and_seats(
         lobby = LobbyStub(channel)
         table = support.create(lobby, support.STUD, name="durable")
         tid = table.table_id
-        alice, bob, carol = (
-            support.Player(lobby, "alice"),
-            support.Player(lobby, "bob"),
-            support.Player(lobby, "carol"),
-        )
+        alice, bob, carol = support.players(lobby, "alice", "bob", "carol")
         for p in (alice, bob, carol):
             p.sit(tid, 1000)
         first_hand = support.next_hand(lobby, tid)

@@ -5,7 +5,7 @@ and the test's channels stay valid), and the lobby on a SQLite file in
 ``tmp_path`` so that it can be restarted from it.
 
 :class:`CrashRoom` starts the room (:class:`devroom.stack.Stack`, the e2e
-settings of :func:`tests.support.room.stack_env`), kills a process with SIGKILL
+settings of :func:`tests.support.stacks.stack_env`), kills a process with SIGKILL
 (:meth:`CrashRoom.kill`: no shutdown hook, no goodbye) and starts it again with
 the same environment (:meth:`CrashRoom.restart`).  The helpers below drive the
 e2e client's players and poll the lobby; every wait is bounded and raises with
@@ -29,8 +29,11 @@ from devroom.launcher import ServiceProcess
 from devroom.stack import BACKENDS, Stack
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
+from tests.support.player import WAIT_S, Player
+from tests.support.policies import passive
 from tests.support.ports import free_ports
-from tests.support.room import WAIT_S, Player, Room, passive, stack_env, stop_stack
+from tests.support.room import Room
+from tests.support.stacks import stack_env, stop_stack
 
 SERVICES = (*BACKENDS, "table")
 STUD = common.GameConfig(game=common.GAME_STUD, ante=10, bring_in=20, small_bet=40, big_bet=80)

@@ -21,7 +21,8 @@ import pytest
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.table.v1 import table_pb2 as tpb
 from services.lobby.ring import VOIDED_AT_TAKEOVER, VOIDED_BY_RESTART, VOIDED_BY_TABLE
-from tests.support.room import Player, sample
+from tests.support.player import Player
+from tests.support.room import sample
 
 from .conftest import (
     BUY_IN,

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 import pytest
 
 from devroom.stack import Stack
-from tests.support.room import Room, stack_env, stop_stack
+from tests.support.room import Room
+from tests.support.stacks import stack_env, stop_stack
 
 
 @pytest.fixture(scope="module")

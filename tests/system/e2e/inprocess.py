@@ -49,7 +49,7 @@ from services.table import facts as f
 from services.table.clients import DownstreamError
 from services.table.hand import Hand, HandResult
 from services.table.runner import HandRunner
-from tests.support.room import parse_action
+from tests.support.wire import parse_action
 
 K = common.ActionKind
 AGGRESSIVE = (K.ACTION_KIND_BET, K.ACTION_KIND_RAISE, K.ACTION_KIND_COMPLETE)

@@ -18,7 +18,10 @@ import pytest
 from poker.common.v1 import common_pb2 as common
 from poker.dealer.v1 import dealer_pb2 as dpb
 from poker.table.v1 import table_pb2 as tpb
-from tests.support.room import STUD_DECK, Hand, Room, draw_order, script, stud_order, total
+from tests.support.decks import STUD_DECK, draw_order, stud_order
+from tests.support.hand import Hand
+from tests.support.policies import script
+from tests.support.room import Room, total
 
 STUD = common.GameConfig(game=common.GAME_STUD, ante=10, bring_in=25, small_bet=50, big_bet=100)
 HILO = common.GameConfig(

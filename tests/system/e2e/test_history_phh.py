@@ -17,7 +17,10 @@ from typing import Any
 
 from poker.common.v1 import common_pb2 as common
 from poker.table.v1 import table_pb2 as tpb
-from tests.support.room import Hand, Room, draw_order, script, stud_order
+from tests.support.decks import draw_order, stud_order
+from tests.support.hand import Hand
+from tests.support.policies import script
+from tests.support.room import Room
 from tests.system.security.leaks import phh_cards
 
 STUD = common.GameConfig(game=common.GAME_STUD, ante=10, bring_in=25, small_bet=50, big_bet=100)

@@ -16,8 +16,11 @@ import pytest
 
 from poker.common.v1 import common_pb2 as common
 from poker.table.v1 import table_pb2 as tpb
+from tests.support.decks import draw_order, stud_order
 from tests.support.health import SERVING, health_status, reflected_services
-from tests.support.room import Player, Room, draw_order, passive, sample, script, stud_order, total
+from tests.support.player import Player
+from tests.support.policies import passive, script
+from tests.support.room import Room, sample, total
 
 SERVICES = {
     "dealer": "poker.dealer.v1.Dealer",

@@ -17,7 +17,9 @@ from collections.abc import Iterator
 
 from poker.common.v1 import common_pb2 as common
 from poker.table.v1 import table_pb2 as tpb
-from tests.support.room import WAIT_S, Player, Room, unpack
+from tests.support.player import WAIT_S, Player
+from tests.support.room import Room
+from tests.support.wire import unpack
 
 STUD = common.GameConfig(game=common.GAME_STUD, ante=5, bring_in=10, small_bet=20, big_bet=40)
 DRAW_NL = common.GameConfig(

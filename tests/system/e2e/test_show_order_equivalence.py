@@ -39,7 +39,7 @@ from poker_rules.errors import InvalidConfigError
 from poker_rules.showdown import show_order
 from poker_wire.config import game_config
 from services.table import facts as f
-from tests.support.room import SHORT_DECK, SHORT_DECK_SIXES, STUD_DECK, draw_order, stud_order
+from tests.support.decks import SHORT_DECK, SHORT_DECK_SIXES, STUD_DECK, draw_order, stud_order
 
 from .inprocess import Harness, Played, library_replay
 

@@ -32,7 +32,8 @@ from devroom.ports import PortInUseError
 from devroom.stack import Stack
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
-from tests.support.room import Room, sample, stack_env, stop_stack
+from tests.support.room import Room, sample
+from tests.support.stacks import stack_env, stop_stack
 
 ROOT = Path(__file__).resolve().parents[3]
 WAIT_S = 90.0  # guards against hangs, never an assertion on speed
