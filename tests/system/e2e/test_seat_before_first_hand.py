@@ -110,6 +110,15 @@ def test_a_seated_player_sees_their_seat_before_the_first_hand__B2(room: Room) -
     alice.stand_up()
 
 
+def third_street_dealt(event: tpb.TableEvent) -> bool:
+    """Third street's door cards (dealt after every down card) arrived, live or in
+    a Snapshot that shows the player's own cards."""
+    kind = event.WhichOneof("event")
+    if kind == "snapshot":
+        return any(len(s.own_cards) == 2 and s.upcards for s in event.snapshot.seats)
+    return kind == "cards_dealt" and event.cards_dealt.up
+
+
 def test_a_player_who_sits_down_during_a_hand_sees_their_seat_and_no_cards__B2(
     room: Room,
 ) -> None:
@@ -119,6 +128,10 @@ def test_a_player_who_sits_down_during_a_hand_sees_their_seat_and_no_cards__B2(
     spectator see her seat too.  After the hand she is seated, between hands."""
     hand = room.start_hand(STUD, order=None, buy_ins=[800, 1_000], seats=3, action_clock_ms=30_000)
     table_id = hand.table_id
+    # The hand has an id before its first street is dealt: wait for third street
+    # (S4), so that the snapshots below see the dealt cards, however loaded the host.
+    for player in hand.players:
+        player.wait_for(third_street_dealt, what="third street dealt (S4)")
     carol = room.register("carol sits late")
     carol.sit(table_id, 900, seat=3)
     dealt = {p.seat: p for p in hand.players}
