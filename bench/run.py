@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from bench import evaluators, grpc_ceiling, hands, stack
+from bench import dealer_flood, evaluators, grpc_ceiling, hands, stack
 
 RESULTS = Path(__file__).with_name("results.json")
 
@@ -33,6 +33,8 @@ GROUPS: dict[str, Callable[[], Mapping[str, float]]] = {
     "grpc": grpc_ceiling.run,
     "stack": stack.run,  # the whole card room with bots; its own ceiling run inside
     "stack_paced": stack.run_paced,  # the same room with bots thinking 8 ms: latency at a load
+    "stack_plaintext": stack.run_plaintext,  # the stack group without TLS: what mTLS costs
+    "dealer_flood": dealer_flood.run,  # the room's speed while one caller floods the dealer
 }
 
 
@@ -69,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in selected:
         print(f"{name} ...", flush=True)
         results.update(GROUPS[name]())
+    results.update(stack.tls_figures(results))
     results["python"] = platform.python_version()
     results["machine"] = platform.machine()
     results["seconds"] = round(time.time() - started, 1)

@@ -90,14 +90,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import grpc
-
 from bench import grpc_ceiling
 from bench.stack_figures import PROCESSES, details_of, figures_of, hands_key, snapshot
 from bench.stack_profile import Profiler, summarize_profile
 from bench.stack_room import CONNECT_TIMEOUT_S, BotsProcess, create_room, seat_everyone
 from devroom.stack import BACKENDS, Stack
 from poker.lobby.v1 import lobby_pb2_grpc
+from poker_wire.channels import Stubs
 
 
 @dataclass(frozen=True)
@@ -121,6 +120,9 @@ class StackBench:
     # latency clock starts when the bot has decided, so thinking is not in it; it
     # only paces the room (a latency figure at a chosen load, not at saturation).
     think_ms: float = 0.0
+    # The services without TLS (GRPC_PLAINTEXT=1): what mutual TLS costs, by
+    # difference with a normal run.  Never how the room is deployed.
+    plaintext: bool = False
 
 
 @dataclass
@@ -142,23 +144,34 @@ class StackRun:
 
 async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
     """Start the stack and the bots, measure, stop everything, then the ceilings."""
-    stack = Stack(
-        ports="free", common_env={"LOG_LEVEL": bench.log_level}, table_shards=bench.table_shards
-    )
+    common_env = {"LOG_LEVEL": bench.log_level}
+    if bench.plaintext:
+        common_env["GRPC_PLAINTEXT"] = "1"
+    stack = Stack(ports="free", common_env=common_env, table_shards=bench.table_shards)
     bots = BotsProcess()
     exit_codes: dict[str, int] = {}
     profile = ""
     await asyncio.to_thread(stack.start)
     try:
-        async with grpc.aio.insecure_channel(stack.target("lobby")) as channel:
-            lobby = lobby_pb2_grpc.LobbyStub(channel)
-            room = await create_room(lobby, bench.tables, bench.seats)
+        # The room is made as the operator (tables, play money); the bots sit down
+        # and play as players, at the public ports.
+        async with (
+            stack["lobby"].aio_channel("operator") as staff_channel,
+            stack["lobby"].player_channel() as lobby_channel,
+        ):
+            staff = Stubs(
+                lobby_pb2_grpc.LobbyStub(staff_channel),
+                lobby_pb2_grpc.LobbyOperatorStub(staff_channel),
+            )
+            room = await create_room(staff, bench.tables, bench.seats)
             everyone = [b for table in room for b in table]
-            for b in everyone:  # the shard that runs the bot's table
+            for b in everyone:  # the shard that runs the bot's table (its public port)
                 b["target"] = stack.table_target(b["table_id"])
             await bots.start(
                 {
-                    "target": stack.target("table"),
+                    "target": stack.public_target("table"),
+                    "ca_file": None if stack.pki is None else str(stack.pki.ca_file),
+                    "plaintext": stack.pki is None,
                     "channels": bench.channels,
                     "transport": bench.transport,
                     "think_ms": bench.think_ms,
@@ -166,7 +179,7 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
                 }
             )
             await bots.read("connected", CONNECT_TIMEOUT_S)
-            await seat_everyone(lobby, everyone)
+            await seat_everyone(lobby_pb2_grpc.LobbyStub(lobby_channel), everyone)
         await asyncio.sleep(bench.warmup_s)
 
         pids = {name: [stack[name].proc.pid] for name in BACKENDS}
@@ -237,6 +250,45 @@ def run_paced() -> dict[str, float]:
     return paced_figures(bench, result.figures)
 
 
+def run_plaintext() -> dict[str, float]:
+    """The ``stack_plaintext`` group of ``bench.run``: the ``stack`` group's room
+    with the services in plaintext (GRPC_PLAINTEXT=1, a bench-only mode), and
+    what mutual TLS costs as ratios to it: ``stack_tls_hands_ratio`` (hands/s
+    with TLS over without) and ``stack_tls_p99_ratio`` (the p99 with TLS over
+    without), from the ``stack`` group of the same ``bench.run``, measured just
+    before (``tls_figures``)."""
+    bench = StackBench(plaintext=True, ceiling_seconds=0.5)
+    result = asyncio.run(measure_stack(bench))
+    if not result.clean:
+        raise RuntimeError(f"a process did not exit cleanly: {result.exit_codes}")
+    figures = result.figures
+    cpu = sum(v for k, v in figures.items() if k.startswith("stack_cpu_ms_per_hand_"))
+    return {
+        "stack_plaintext_hands_per_s": figures[hands_key(bench.tables, bench.seats)],
+        "stack_plaintext_turn_latency_p50_ms": figures["stack_turn_latency_p50_ms"],
+        "stack_plaintext_turn_latency_p99_ms": figures["stack_turn_latency_p99_ms"],
+        "stack_plaintext_cpu_ms_per_hand": round(cpu, 2),
+        "stack_plaintext_host_steal_pct": figures["stack_host_steal_pct"],
+    }
+
+
+def tls_figures(results: Mapping[str, float | str]) -> dict[str, float]:
+    """The cost of mutual TLS, when a run measured both ``stack`` and
+    ``stack_plaintext``: hands/s and p99 with TLS as ratios to without."""
+    key = hands_key(StackBench.tables, StackBench.seats)
+    tls, plain = results.get(key), results.get("stack_plaintext_hands_per_s")
+    p99, plain_p99 = (
+        results.get("stack_turn_latency_p99_ms"),
+        results.get("stack_plaintext_turn_latency_p99_ms"),
+    )
+    figures: dict[str, float] = {}
+    if isinstance(tls, float | int) and isinstance(plain, float | int) and plain:
+        figures["stack_tls_hands_ratio"] = round(tls / plain, 3)
+    if isinstance(p99, float | int) and isinstance(plain_p99, float | int) and plain_p99:
+        figures["stack_tls_p99_ratio"] = round(p99 / plain_p99, 3)
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.stack", description=__doc__)
     default = StackBench()
@@ -277,6 +329,11 @@ def main(argv: list[str] | None = None) -> int:
         default=default.think_ms,
         help="each bot's thinking time before it acts (paces the room; not in the latency)",
     )
+    parser.add_argument(
+        "--plaintext",
+        action="store_true",
+        help="the services without TLS (GRPC_PLAINTEXT=1): what TLS costs, by difference",
+    )
     parser.add_argument("--details", action="store_true", help="also print the details")
     args = parser.parse_args(argv)
     bench = StackBench(
@@ -292,6 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         table_shards=args.table_shards,
         transport=args.transport,
         think_ms=args.think_ms,
+        plaintext=args.plaintext,
     )
     result = asyncio.run(measure_stack(bench))
     print(json.dumps(result.figures, indent=2, sort_keys=True))

@@ -3,13 +3,16 @@
 ``python -m bench.stack_bots`` is started by ``bench.stack``; it reads a JSON spec
 as the first line of stdin::
 
-    {"target": "127.0.0.1:PORT", "channels": 1,
+    {"target": "127.0.0.1:PORT", "ca_file": "/tmp/.../ca.crt", "channels": 1,
      "bots": [{"table_id": "...", "player_id": "...", "token": "...", "seed": 1,
                "target": "127.0.0.1:PORT2"}, ...]}
 
 and plays every bot with ``poker_bots.sdk.play`` (``DELIVERY_ON_TURN``) over
 ``channels`` shared grpc.aio channels per table-service process (a bot's own
-``target``, the shard that runs its table, or else the spec's).  Then it speaks in lines:
+``target``, the public port of the shard that runs its table, or else the
+spec's), TLS trusting the room's CA ``ca_file`` as any player's client
+(``"plaintext": true``: a bench run of the services without TLS).  Then it
+speaks in lines:
 
 - stdout ``{"event": "connected", "bots": N}`` once every bot has its Snapshot (the
   bots are connected before they are seated, so they see the first hand whole);
@@ -40,6 +43,7 @@ from grpc import aio
 from poker.common.v1 import common_pb2
 from poker.table.v1 import table_pb2
 from poker_bots import Multiplexer, PlayStats, RandomBot, TableView, play
+from poker_wire.channels import player_channel
 from service_kit import loop as event_loop
 from service_kit.heap import freeze_startup_heap
 
@@ -152,12 +156,18 @@ async def run() -> dict[str, Any]:
     per_target = max(1, spec["channels"])
     think_s = float(spec.get("think_ms", 0.0)) / 1000
     many = spec.get("transport", "play") == "many"
+    # The tables' public ports, trusting the room's CA (plaintext: a bench run
+    # of the services without TLS).
+    ca_file: str | None = spec.get("ca_file")
+    plaintext = bool(spec.get("plaintext", False))
     channels: dict[str, list[aio.Channel]] = {}
     connections: dict[str, list[aio.Channel | Multiplexer]] = {}
     for b in bots:
         target = b.setdefault("target", spec["target"])
         if target not in channels:
-            channels[target] = [aio.insecure_channel(target) for _ in range(per_target)]
+            channels[target] = [
+                player_channel(target, ca_file, plaintext=plaintext) for _ in range(per_target)
+            ]
             # "many": every seat over one PlayMany stream per channel; "play": a
             # Play stream per seat.
             connections[target] = [Multiplexer(c) if many else c for c in channels[target]]

@@ -29,10 +29,12 @@ CONNECT_TIMEOUT_S = 40.0
 BOTS_STOP_TIMEOUT_S = 20.0
 
 
-async def create_room(
-    lobby: lobby_pb2_grpc.LobbyAsyncStub, tables: int, seats: int
-) -> list[list[dict[str, Any]]]:
-    """``tables`` tables and a player per seat; each table's bots' credentials."""
+async def create_room(lobby: Any, tables: int, seats: int) -> list[list[dict[str, Any]]]:
+    """``tables`` tables and a player per seat; each table's bots' credentials.
+
+    ``lobby``: the lobby's ``CreateTable`` and ``RegisterPlayer`` as the operator
+    (``poker_wire.channels.Stubs`` of ``LobbyStub`` and ``LobbyOperatorStub`` on an
+    operator's channel): players with play money are the operator's to make."""
     made = await asyncio.gather(
         *(
             lobby.CreateTable(

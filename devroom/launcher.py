@@ -16,13 +16,17 @@ Linux sends that signal when the *thread* that started the child exits.
 
 from __future__ import annotations
 
+import atexit
 import collections
+import functools
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -31,32 +35,60 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from poker_wire.channels import player_channel, service_channel, service_channel_sync
+from service_kit.pki import Pki, issue_room
+
 from .ports import PortInUseError
 
 ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT_S = 30.0
 MAX_LINES = 50_000  # log lines kept per process (the newest)
 # What service_kit prints when a port is held: "dealer: port 50051 (gRPC) is in use".
-_PORT_IN_USE = re.compile(r"port (\d+) \((gRPC|metrics)\) is in use")
+_PORT_IN_USE = re.compile(r"port (\d+) \((gRPC|metrics|public)\) is in use")
+
+
+@functools.cache
+def shared_pki() -> Pki:
+    """This process's room CA and certificates, in a temporary directory made on
+    first use: what a service started without a TLS_DIR of its own gets (every
+    test's services, the benchmarks' rooms), so all of them run mutual TLS."""
+    root = Path(tempfile.mkdtemp(prefix="cardroom-pki-"))
+    atexit.register(shutil.rmtree, root, True)
+    return issue_room(root)
 
 
 class ServiceProcess:
-    """A running ``python -m services.<name>``; use as a context manager."""
+    """A running ``python -m services.<name>``; use as a context manager.
 
-    def __init__(self, name: str, env: dict[str, str] | None = None) -> None:
+    Its TLS_DIR is its own identity's directory of ``pki`` (``shared_pki()`` when
+    none is given) unless ``env`` sets TLS_DIR or GRPC_PLAINTEXT."""
+
+    def __init__(
+        self, name: str, env: dict[str, str] | None = None, *, pki: Pki | None = None
+    ) -> None:
         self.name = name
         self.lines: collections.deque[str] = collections.deque(maxlen=MAX_LINES)
         self._serving = threading.Event()
         self.port = 0
         self.metrics_port = 0
+        self.public_port = 0
+        given = env or {}
+        tls: dict[str, str] = {}
+        if not given.get("TLS_DIR") and given.get("GRPC_PLAINTEXT", "0") in ("", "0"):
+            self.pki: Pki | None = pki or shared_pki()
+            tls["TLS_DIR"] = str(self.pki.dir(name))
+        else:
+            self.pki = pki
         environment = {
             **os.environ,
             "PORT": "0",
             "METRICS_PORT": "0",
+            "PUBLIC_PORT": "0",
             "LOG_LEVEL": "info",
             "PYTHONUNBUFFERED": "1",
             "PARENT_PID": str(os.getpid() if on_main_thread() else 0),
-            **(env or {}),
+            **tls,
+            **given,
         }
         self.proc = subprocess.Popen(
             [sys.executable, "-m", f"services.{name}"],
@@ -78,6 +110,7 @@ class ServiceProcess:
             if record.get("event") == "serving":
                 self.port = int(record["port"])
                 self.metrics_port = int(record["metrics_port"])
+                self.public_port = int(record.get("public_port") or 0)
                 self._serving.set()
 
     @staticmethod
@@ -90,7 +123,36 @@ class ServiceProcess:
 
     @property
     def target(self) -> str:
+        """The internal port (mutual TLS): for services, operators, auditors."""
         return f"127.0.0.1:{self.port}"
+
+    @property
+    def public_target(self) -> str:
+        """The player plane's port (server TLS) of the lobby and the table."""
+        if not self.public_port:
+            raise ValueError(f"{self.name} serves no public port")
+        return f"127.0.0.1:{self.public_port}"
+
+    def channel(self, identity: str = "operator", *, options: Any = ()) -> grpc.Channel:
+        """A blocking mutual-TLS channel to the internal port as ``identity``."""
+        if self.pki is None:
+            return grpc.insecure_channel(self.target, options=list(options))
+        return service_channel_sync(self.target, self.pki.dir(identity), options=options)
+
+    def aio_channel(self, identity: str = "operator", *, options: Any = ()) -> grpc.aio.Channel:
+        """An asyncio mutual-TLS channel to the internal port as ``identity``."""
+        return service_channel(
+            self.target,
+            None if self.pki is None else self.pki.dir(identity),
+            options=options,
+            plaintext=self.pki is None,
+        )
+
+    def player_channel(self, *, options: Any = ()) -> grpc.aio.Channel:
+        """An asyncio channel to the public port, as a player (no certificate)."""
+        if self.pki is None:
+            return grpc.aio.insecure_channel(self.public_target, options=list(options))
+        return player_channel(self.public_target, self.pki.ca_file, options=options)
 
     @property
     def log(self) -> str:
@@ -113,7 +175,7 @@ class ServiceProcess:
                     raise PortInUseError(int(busy[1]), self.name, what)
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"{self.name} did not start:\n{self.log}")
-        with grpc.insecure_channel(self.target) as channel:
+        with self.channel(self.name) as channel:
             stub: Any = health_pb2_grpc.HealthStub(channel)  # grpc_health ships no stubs
             while True:
                 try:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 from typing import Final, Literal
 
-from service_kit.ports import SERVICES
+from service_kit.ports import DEFAULT_PUBLIC_PORTS, SERVICES
 from service_kit.process import port_in_use
 
-HIGHEST_BASE: Final = 65535 - 2 * len(SERVICES) + 1
+HIGHEST_BASE: Final = 65535 - 2 * len(SERVICES) - len(DEFAULT_PUBLIC_PORTS) + 1
 # How a launcher picks ports: the services' defaults, any free ones, or from a base port.
 Ports = Literal["fixed", "free"] | int
 
@@ -33,12 +33,23 @@ class PortInUseError(RuntimeError):
 
 def ports_from(base: int) -> dict[str, tuple[int, int]]:
     """Ports counted from ``base``: gRPC on base..base+4 and ``/metrics`` on
-    base+5..base+9, in the order of ``SERVICES`` (so a room can run beside
+    base+5..base+9, in the order of ``SERVICES`` (the public ports follow,
+    ``public_port_from``) (so a room can run beside
     another, or a test can point one at a port it holds)."""
     if not 1 <= base <= HIGHEST_BASE:
         raise ValueError(f"a base port must be 1..{HIGHEST_BASE}, got {base}")
     n = len(SERVICES)
     return {name: (base + i, base + n + i) for i, name in enumerate(SERVICES)}
+
+
+def public_port_from(base: int, service: str) -> int | None:
+    """The public (player plane) port of ``service`` counted from ``base``: after
+    the gRPC and metrics ports, base+10 for the lobby and base+11 for the table;
+    None for a service without one."""
+    names = tuple(DEFAULT_PUBLIC_PORTS)
+    if service not in names:
+        return None
+    return base + 2 * len(SERVICES) + names.index(service)
 
 
 def busy_port(host: str, port: int) -> bool:

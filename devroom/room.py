@@ -36,6 +36,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 
@@ -45,6 +46,7 @@ from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
 from poker_bots import make_bot, play
+from poker_wire.channels import Stubs
 from service_kit import loop as event_loop
 
 from .ports import PortInUseError, ports_option
@@ -103,11 +105,16 @@ class Tally:
 
 
 class Room:
-    """The bots' side of the main job: tables, players, rebuys, the final checks."""
+    """The bots' side of the main job: tables, players, rebuys, the final checks.
+
+    ``lobby`` is the lobby's player plane and staff calls over the operator's
+    mutual-TLS channel (the room creates tables, grants the bots' play money and
+    reads the ledger as the operator); the bots play through the table's public
+    port with their tokens, as any player does."""
 
     def __init__(
         self,
-        lobby: lobby_pb2_grpc.LobbyAsyncStub,
+        lobby: Any,
         table: table_pb2_grpc.TableServiceAsyncStub,
     ) -> None:
         self.lobby = lobby
@@ -254,7 +261,10 @@ async def run(args: argparse.Namespace) -> int:
     played = True
     try:
         for name, process in stack.processes.items():
-            print(f"  {name:<9} gRPC {process.target:<16} metrics :{process.metrics_port}")
+            public = f"  public {process.public_target}" if process.public_port else ""
+            print(f"  {name:<9} gRPC {process.target:<16} metrics :{process.metrics_port}{public}")
+        if stack.pki is not None:
+            print(f"  mutual TLS: the room's CA is {stack.pki.ca_file}")
         if await signals.pending():
             played = ok = False
         else:
@@ -283,11 +293,15 @@ async def run(args: argparse.Namespace) -> int:
 async def _play(stack: Stack, args: argparse.Namespace, signals: StopSignals) -> bool:
     specs = table_specs()
     async with (
-        grpc.aio.insecure_channel(stack.target("lobby")) as lobby_channel,
-        grpc.aio.insecure_channel(stack.target("table")) as table_channel,
+        stack["lobby"].aio_channel("operator") as lobby_channel,
+        stack["table"].player_channel() as table_channel,
     ):
         room = Room(
-            lobby_pb2_grpc.LobbyStub(lobby_channel), table_pb2_grpc.TableServiceStub(table_channel)
+            Stubs(
+                lobby_pb2_grpc.LobbyStub(lobby_channel),
+                lobby_pb2_grpc.LobbyOperatorStub(lobby_channel),
+            ),
+            table_pb2_grpc.TableServiceStub(table_channel),
         )
         await room.create(specs, args.clock_ms)
         await _wait_for_tables(room)

@@ -27,10 +27,12 @@ import signal
 import zlib
 from collections.abc import Mapping
 
-from service_kit.ports import DEFAULT_PORTS
+from poker_wire.channels import LOCAL_ROOM_PKI
+from service_kit.pki import Pki, issue_room
+from service_kit.ports import DEFAULT_PORTS, DEFAULT_PUBLIC_PORTS
 
-from .launcher import ServiceProcess
-from .ports import PortInUseError, Ports, busy_port, ports_from
+from .launcher import ServiceProcess, shared_pki
+from .ports import PortInUseError, Ports, busy_port, ports_from, public_port_from
 
 BACKENDS = ("dealer", "betting", "showdown", "lobby")
 
@@ -45,6 +47,7 @@ class Stack:
         env: Mapping[str, Mapping[str, str]] | None = None,
         common_env: Mapping[str, str] | None = None,
         table_shards: int = 1,
+        pki: Pki | None = None,
     ) -> None:
         if table_shards < 1:
             raise ValueError(f"table_shards must be at least 1, got {table_shards}")
@@ -53,6 +56,20 @@ class Stack:
         self.env = {name: dict(v) for name, v in (env or {}).items()}
         self.common_env = dict(common_env or {})
         self.processes: dict[str, ServiceProcess] = {}
+        plaintext = self.common_env.get("GRPC_PLAINTEXT", "0") not in ("", "0")
+        # The room's CA and certificates: the local room's own directory when it
+        # binds the documented ports (the CLI and your bots trust its CA there),
+        # else this process's (tests and benches side by side).  None: plaintext,
+        # the bench's --plaintext run.
+        self.pki: Pki | None = (
+            None
+            if plaintext
+            else pki
+            if pki is not None
+            else issue_room(LOCAL_ROOM_PKI)
+            if ports == "fixed"
+            else shared_pki()
+        )
 
     def _env(self, name: str) -> dict[str, str]:
         env = {**self.common_env, **self.env.get(name, {})}
@@ -67,6 +84,15 @@ class Stack:
             port, metrics = planned[name]
             env.setdefault("PORT", str(port))
             env.setdefault("METRICS_PORT", str(metrics))
+            public = (
+                DEFAULT_PUBLIC_PORTS.get(name)
+                if self.ports == "fixed"
+                else public_port_from(self.ports, name)
+                if isinstance(self.ports, int)
+                else None
+            )
+            if public:
+                env.setdefault("PUBLIC_PORT", str(public))
         return env
 
     def check_ports(self) -> None:
@@ -75,7 +101,11 @@ class Stack:
         for name in (*BACKENDS, "table"):
             env = self._env(name)
             host = env.get("HOST") or os.environ.get("HOST") or "127.0.0.1"
-            for variable, what in (("PORT", ""), ("METRICS_PORT", "metrics")):
+            for variable, what in (
+                ("PORT", ""),
+                ("METRICS_PORT", "metrics"),
+                ("PUBLIC_PORT", "public"),
+            ):
                 port = int(env.get(variable) or 0)
                 if port and busy_port(host, port):
                     raise PortInUseError(port, name, what)
@@ -83,7 +113,9 @@ class Stack:
     def start(self) -> Stack:
         self.check_ports()
         try:
-            started = {name: ServiceProcess(name, self._env(name)) for name in BACKENDS}
+            started = {
+                name: ServiceProcess(name, self._env(name), pki=self.pki) for name in BACKENDS
+            }
             self.processes.update(started)
             for process in started.values():
                 process.wait_serving()
@@ -94,7 +126,7 @@ class Stack:
                 env = {**table_env, "TABLE_SHARD": f"{shard}/{self.table_shards}"}
                 if shard:  # the documented ports are the first shard's
                     env["PORT"] = env["METRICS_PORT"] = "0"
-                self.processes[name] = ServiceProcess("table", env)
+                self.processes[name] = ServiceProcess("table", env, pki=self.pki)
             for name in self.table_names:
                 self.processes[name].wait_serving()
         except BaseException:
@@ -119,11 +151,19 @@ class Stack:
         """The table service's processes: ``table``, then ``table.1``..."""
         return ["table", *(f"table.{i}" for i in range(1, self.table_shards))]
 
-    def table_target(self, table_id: str) -> str:
-        """Where the players of ``table_id`` connect: the shard that runs it (the
-        table service's own rule, ``crc32(table_id) % shards``)."""
+    def table_process(self, table_id: str) -> ServiceProcess:
+        """The shard that runs ``table_id`` (the table service's own rule,
+        ``crc32(table_id) % shards``)."""
         shard = zlib.crc32(table_id.encode()) % self.table_shards
-        return self.processes[self.table_names[shard]].target
+        return self.processes[self.table_names[shard]]
+
+    def table_target(self, table_id: str) -> str:
+        """Where the players of ``table_id`` connect: its shard's public port."""
+        return self.table_process(table_id).public_target
+
+    def public_target(self, name: str) -> str:
+        """The player plane's port of the lobby or the (first) table process."""
+        return self.processes[name].public_target
 
     def __getitem__(self, name: str) -> ServiceProcess:
         return self.processes[name]

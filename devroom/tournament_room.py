@@ -34,16 +34,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from grpc import aio
-
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc, tournament_pb2_grpc
 from poker.lobby.v1 import tournament_pb2 as tpb
 from poker_bots import make_bot
 from poker_bots.tournament import play_tournament
+from poker_wire.channels import Stubs
 from service_kit import loop as event_loop
 
+from .launcher import ServiceProcess
 from .ports import PortInUseError, ports_option
 from .stack import Stack, StopSignals
 
@@ -192,8 +192,8 @@ class _Watcher:
 
 
 async def run(
-    lobby_target: str,
-    table_target: str,
+    lobby_process: ServiceProcess,
+    table_process: ServiceProcess,
     request: tpb.CreateTournamentRequest,
     players: int,
     *,
@@ -203,15 +203,21 @@ async def run(
     stop: asyncio.Event | None = None,
 ) -> Report:
     """Register ``players`` bots, run the tournament to its end (or until ``stop``
-    is set), check it."""
+    is set), check it.
+
+    The tournament is created and started as the operator (mutual TLS on the
+    lobby's internal port); the bots register and play as players."""
     report = Report()
     started = time.monotonic()
     async with (
-        aio.insecure_channel(lobby_target) as lobby,
-        aio.insecure_channel(table_target) as tables,
+        lobby_process.aio_channel("operator") as lobby,
+        table_process.player_channel() as tables,
     ):
-        lobby_stub = lobby_pb2_grpc.LobbyStub(lobby)
-        tstub = tournament_pb2_grpc.TournamentsStub(lobby)
+        lobby_stub = Stubs(lobby_pb2_grpc.LobbyStub(lobby), lobby_pb2_grpc.LobbyOperatorStub(lobby))
+        tstub = Stubs(
+            tournament_pb2_grpc.TournamentsStub(lobby),
+            tournament_pb2_grpc.TournamentOperatorStub(lobby),
+        )
         tournament = await tstub.CreateTournament(request)
         tid = tournament.tournament_id
         report.tournament_id = tid
@@ -378,8 +384,8 @@ async def _main(args: argparse.Namespace) -> int:
     try:
         if not await signals.pending():
             report = await run(
-                stack.target("lobby"),
-                stack.target("table"),
+                stack["lobby"],
+                stack["table"],
                 request,
                 args.players,
                 say=say,

@@ -30,6 +30,7 @@ from grpc import aio
 
 from poker.table.v1 import table_pb2, table_pb2_grpc
 from poker_wire.batching import drain
+from poker_wire.channels import player_channel
 
 
 def _error(code: grpc.StatusCode, details: str) -> aio.AioRpcError:
@@ -90,7 +91,7 @@ class Multiplexer:
 
     def __init__(self, target: str | aio.Channel) -> None:
         self._own = isinstance(target, str)
-        self._channel = aio.insecure_channel(target) if isinstance(target, str) else target
+        self._channel = player_channel(target) if isinstance(target, str) else target
         self._stub = table_pb2_grpc.TableServiceStub(self._channel)
         self._out: asyncio.Queue[_Outgoing | None] | None = None
         self._seats: dict[int, SeatCall] = {}
@@ -99,8 +100,10 @@ class Multiplexer:
         self.messages_sent = 0
         self.messages_received = 0
 
-    def Play(self) -> SeatCall:  # noqa: N802 - the stub's method name, for the SDK
-        """A new seat session (its first write must be the Join)."""
+    def Play(self, metadata: Any = None) -> SeatCall:  # noqa: N802 - the stub's method name
+        """A new seat session (its first write must be the Join, whose token
+        authenticates the seat: one stream carries many players, so the stream's
+        metadata cannot name one of them and is not used)."""
         if self._out is None:
             self._open()
         seat = SeatCall(self, next(self._numbers))

@@ -33,6 +33,7 @@ from grpc import aio
 
 from poker.common.v1 import common_pb2
 from poker.table.v1 import table_pb2, table_pb2_grpc
+from poker_wire.channels import player_channel
 
 from .many import Multiplexer, SeatCall
 from .view import TableView, unpack
@@ -352,7 +353,9 @@ class _Session:
 
     async def connect_once(self) -> None:
         """One stream: join, then handle messages until it ends (raises _RetryError)."""
-        call = self.stub.Play()
+        # The token rides the call's metadata too (the same rule on every player
+        # call, and what a gateway passes on); the Join carries it as well.
+        call = self.stub.Play(metadata=(("authorization", f"Bearer {self.join.token}"),))
         self.call = call
         self.write_failed = False
         self.last_io = time.monotonic()
@@ -531,7 +534,7 @@ async def play(
     if isinstance(target, Multiplexer):
         stub = target
     else:
-        channel = aio.insecure_channel(target) if isinstance(target, str) else target
+        channel = player_channel(target) if isinstance(target, str) else target
         stub = table_pb2_grpc.TableServiceStub(channel)
     join = table_pb2.Join(table_id=table_id, player_id=player_id, token=token, delivery=delivery)
     session = _Session(stub, join, bot, hands, stop, ping_interval, on_event, validate)

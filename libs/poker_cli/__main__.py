@@ -12,9 +12,13 @@
 
 Credentials: --player/--token, or POKER_PLAYER_ID/POKER_TOKEN.  Any value may begin
 with ``-`` (``--token -abc`` is read as the token, not as an option).  Addresses:
---lobby (default 127.0.0.1:50054) and --table (default 127.0.0.1:50055), or
-POKER_LOBBY / POKER_TABLE.  Every call but the streams has a deadline (--timeout,
-seconds).
+--lobby (default 127.0.0.1:50064) and --table (default 127.0.0.1:50065), the
+player plane's public ports, or POKER_LOBBY / POKER_TABLE; the connection is TLS
+trusting the room's CA (--ca, POKER_CA_FILE; default the local room's,
+~/.cardroom/pki/ca.crt).  create-table and register --balance are the operator's:
+mutual TLS to the lobby's internal port (--lobby-internal, default
+127.0.0.1:50054) with the operator's certificate (--operator-dir).  Every call
+but the streams has a deadline (--timeout, seconds).
 """
 
 from __future__ import annotations

@@ -6,18 +6,22 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from grpc import aio
-
 from poker.common.v1 import common_pb2 as c
 from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from poker.table.v1 import table_pb2, table_pb2_grpc
+from poker_wire.channels import player_channel, service_channel
 
 from .format import lobby_table_line, money, table_summary_line
 from .options import ENTRIES, GAMES, create_table_request, credentials
 
 
 async def cmd_register(args: argparse.Namespace) -> int:
-    async with aio.insecure_channel(args.lobby) as channel:
+    # A balance beyond the registration grant is the operator's to give.
+    async with (
+        service_channel(args.lobby_internal, args.operator_dir)
+        if args.balance
+        else player_channel(args.lobby, args.ca)
+    ) as channel:
         stub = lobby_pb2_grpc.LobbyStub(channel)
         req = lobby_pb2.RegisterPlayerRequest(name=args.name, initial_balance=args.balance)
         resp = await stub.RegisterPlayer(req, timeout=args.timeout)
@@ -46,13 +50,13 @@ async def cmd_tables(args: argparse.Namespace) -> int:
     game = GAMES[args.game] if args.game else c.GAME_UNSPECIFIED
     lines: list[str]
     if args.source == "table":
-        async with aio.insecure_channel(args.table) as channel:
+        async with player_channel(args.table, args.ca) as channel:
             stub = table_pb2_grpc.TableServiceStub(channel)
             req = table_pb2.ListTablesRequest(game=game)
             resp = await stub.ListTables(req, timeout=args.timeout)
         lines = [table_summary_line(t) for t in resp.tables]
     else:
-        async with aio.insecure_channel(args.lobby) as channel:
+        async with player_channel(args.lobby, args.ca) as channel:
             lobby = lobby_pb2_grpc.LobbyStub(channel)
             lreq = lobby_pb2.ListTablesRequest(game=game)
             lresp = await lobby.ListTables(lreq, timeout=args.timeout)
@@ -66,8 +70,9 @@ async def cmd_tables(args: argparse.Namespace) -> int:
 
 async def cmd_create_table(args: argparse.Namespace) -> int:
     req = create_table_request(args)
-    async with aio.insecure_channel(args.lobby) as channel:
-        table = await lobby_pb2_grpc.LobbyStub(channel).CreateTable(req, timeout=args.timeout)
+    async with service_channel(args.lobby_internal, args.operator_dir) as channel:
+        stub = lobby_pb2_grpc.LobbyOperatorStub(channel)
+        table = await stub.CreateTable(req, timeout=args.timeout)
     print(f"table_id: {table.table_id}")
     print(lobby_table_line(table))
     return 0
@@ -83,7 +88,7 @@ async def cmd_sit(args: argparse.Namespace) -> int:
         buy_in=args.buy_in,
         entry=ENTRIES[args.entry],
     )
-    async with aio.insecure_channel(args.lobby) as channel:
+    async with player_channel(args.lobby, args.ca) as channel:
         resp = await lobby_pb2_grpc.LobbyStub(channel).SitDown(req, timeout=args.timeout)
     print(
         f"seat {resp.seat} at {args.table_id}: stack {money(resp.stack)}, "
@@ -95,7 +100,7 @@ async def cmd_sit(args: argparse.Namespace) -> int:
 async def cmd_stand(args: argparse.Namespace) -> int:
     player, token = credentials(args)
     req = lobby_pb2.StandUpRequest(player_id=player, token=token, table_id=args.table_id)
-    async with aio.insecure_channel(args.lobby) as channel:
+    async with player_channel(args.lobby, args.ca) as channel:
         resp = await lobby_pb2_grpc.LobbyStub(channel).StandUp(req, timeout=args.timeout)
     if resp.pending:
         print(f"you leave {args.table_id} after the current hand")
@@ -109,7 +114,7 @@ async def cmd_seating(args: argparse.Namespace) -> int:
     """sit-out, sit-in, auto-post, im-in: one seating call, then the seat's state."""
     player, token = credentials(args)
     who = {"player_id": player, "token": token, "table_id": args.table_id}
-    async with aio.insecure_channel(args.lobby) as channel:
+    async with player_channel(args.lobby, args.ca) as channel:
         lobby = lobby_pb2_grpc.LobbyStub(channel)
         if args.command == "sit-out":
             resp = await lobby.SitOut(lobby_pb2.SitOutRequest(**who), timeout=args.timeout)
@@ -161,7 +166,7 @@ async def cmd_balance(args: argparse.Namespace) -> int:
     """The player's balance, and every table where their chips sit (the lobby's
     tables, tournament tables included)."""
     player, token = credentials(args)
-    async with aio.insecure_channel(args.lobby) as channel:
+    async with player_channel(args.lobby, args.ca) as channel:
         lobby = lobby_pb2_grpc.LobbyStub(channel)
         me = await lobby.GetPlayer(
             lobby_pb2.GetPlayerRequest(player_id=player, token=token), timeout=args.timeout

@@ -13,9 +13,14 @@ from collections.abc import Sequence
 from poker.common.v1 import common_pb2 as c
 from poker.lobby.v1 import lobby_pb2
 from poker_bots.bots import BOT_KINDS
+from poker_wire.channels import LOCAL_ROOM_PKI, default_ca_file
 
-DEFAULT_LOBBY = "127.0.0.1:50054"  # service_kit/ports.py: lobby 50054
-DEFAULT_TABLE = "127.0.0.1:50055"  # service_kit/ports.py: table 50055
+# The player plane's ports (service_kit/ports.py: public lobby 50064, table 50065),
+# and the lobby's internal port, for the staff's commands (create-table,
+# register --balance) run with the operator's certificate.
+DEFAULT_LOBBY = "127.0.0.1:50064"
+DEFAULT_TABLE = "127.0.0.1:50065"
+DEFAULT_LOBBY_INTERNAL = "127.0.0.1:50054"
 
 GAMES: dict[str, c.Game.ValueType] = {
     "stud": c.GAME_STUD,
@@ -53,6 +58,21 @@ def _common() -> argparse.ArgumentParser:
     env = os.environ
     common.add_argument("--lobby", default=env.get("POKER_LOBBY", DEFAULT_LOBBY), help="lobby")
     common.add_argument("--table", default=env.get("POKER_TABLE", DEFAULT_TABLE), help="table")
+    common.add_argument(
+        "--ca",
+        default=str(default_ca_file()),
+        help="the room's CA certificate (POKER_CA_FILE; default: the local room's)",
+    )
+    common.add_argument(
+        "--lobby-internal",
+        default=env.get("POKER_LOBBY_INTERNAL", DEFAULT_LOBBY_INTERNAL),
+        help="the lobby's internal port, for the operator's commands",
+    )
+    common.add_argument(
+        "--operator-dir",
+        default=env.get("POKER_OPERATOR_DIR", str(LOCAL_ROOM_PKI / "operator")),
+        help="the operator's certificate directory (ca.crt, tls.crt, tls.key)",
+    )
     common.add_argument("--player", default=env.get("POKER_PLAYER_ID", ""), help="player id")
     common.add_argument("--token", default=env.get("POKER_TOKEN", ""), help="player token")
     common.add_argument("--timeout", type=float, default=10.0, help="deadline of each call (s)")

@@ -13,6 +13,7 @@ from poker.table.v1 import table_pb2, table_pb2_grpc
 from poker_bots.bots import make_bot
 from poker_bots.sdk import play
 from poker_bots.view import TableView
+from poker_wire.channels import player_channel
 
 from .format import EventPrinter, money, seat_name
 from .options import RefusedError, UsageError, credentials
@@ -23,7 +24,7 @@ async def _seated(args: argparse.Namespace) -> lobby_pb2.Table | None:
     """The lobby's view of the table (its seats, with names), or None when the lobby
     does not answer: a spectator can do without it."""
     try:
-        async with aio.insecure_channel(args.lobby) as channel:
+        async with player_channel(args.lobby, args.ca) as channel:
             table: lobby_pb2.Table = await lobby_pb2_grpc.LobbyStub(channel).GetTable(
                 lobby_pb2.GetTableRequest(table_id=args.table_id),
                 timeout=min(args.timeout, 3.0),
@@ -43,7 +44,7 @@ async def cmd_watch(args: argparse.Namespace) -> int:
     # the names.
     printer = EventPrinter(_names(await _seated(args)))
     hands = 0
-    async with aio.insecure_channel(args.table) as channel:
+    async with player_channel(args.table, args.ca) as channel:
         stub = table_pb2_grpc.TableServiceStub(channel)
         stream = stub.Watch(table_pb2.WatchRequest(table_id=args.table_id))
         async for event in stream:
@@ -67,7 +68,7 @@ async def _my_seat(args: argparse.Namespace, player: str) -> tuple[int, dict[str
     """The player's seat at the table (from the lobby, which seats players), and the
     names of the table's players.  Not seated: RefusedError, because the table
     would take the player for a spectator and the command would only watch."""
-    async with aio.insecure_channel(args.lobby) as channel:
+    async with player_channel(args.lobby, args.ca) as channel:
         table: lobby_pb2.Table = await lobby_pb2_grpc.LobbyStub(channel).GetTable(
             lobby_pb2.GetTableRequest(table_id=args.table_id), timeout=args.timeout
         )
@@ -108,17 +109,18 @@ async def cmd_play(args: argparse.Namespace) -> int:
 
     print(f"you sit in seat {seat} at {args.table_id}")
     print(KEYS)
-    stats = await play(
-        args.table,
-        args.table_id,
-        player,
-        token,
-        human,
-        delivery=table_pb2.DELIVERY_EVERY_EVENT,
-        hands=args.hands,
-        stop=quit_event,
-        on_event=show,
-    )
+    async with player_channel(args.table, args.ca) as channel:
+        stats = await play(
+            channel,
+            args.table_id,
+            player,
+            token,
+            human,
+            delivery=table_pb2.DELIVERY_EVERY_EVENT,
+            hands=args.hands,
+            stop=quit_event,
+            on_event=show,
+        )
     stack = f"; stack {money(stats.final_stack)}" if stats.final_stack is not None else ""
     print(f"played {_hands(stats.hands)}{stack}")
     if quit_event.is_set():
@@ -137,16 +139,17 @@ async def cmd_bot(args: argparse.Namespace) -> int:
         for line in printer.lines(event, view):
             print(line, flush=True)
 
-    stats = await play(
-        args.table,
-        args.table_id,
-        player,
-        token,
-        bot,
-        hands=args.hands,
-        on_event=None if args.quiet else show,
-        seed=args.seed,
-    )
+    async with player_channel(args.table, args.ca) as channel:
+        stats = await play(
+            channel,
+            args.table_id,
+            player,
+            token,
+            bot,
+            hands=args.hands,
+            on_event=None if args.quiet else show,
+            seed=args.seed,
+        )
     print(
         f"{bot!r}: {stats.hands} hands, {stats.actions} actions, {stats.rejected} rejected, "
         f"{stats.reconnects} reconnects, stack {money(stats.final_stack or 0)}"
@@ -165,7 +168,7 @@ async def cmd_history(args: argparse.Namespace) -> int:
     if args.player and args.token:
         req.player_id, req.token = args.player, args.token
     names = _names(await _seated(args))
-    async with aio.insecure_channel(args.table) as channel:
+    async with player_channel(args.table, args.ca) as channel:
         stub = table_pb2_grpc.TableServiceStub(channel)
         resp = await stub.GetHandHistory(req, timeout=args.timeout)
     if args.hand_id:

@@ -1,14 +1,17 @@
 """The services' default ports on one machine (PORT / METRICS_PORT override them).
 
-======== ===== ============
-service  gRPC  /metrics
-======== ===== ============
+======== ===== ============ =========
+service  gRPC  /metrics     public
+======== ===== ============ =========
 dealer   50051 9101
 betting  50052 9102
 showdown 50053 9103
-lobby    50054 9104
-table    50055 9105
-======== ===== ============
+lobby    50054 9104         50064
+table    50055 9105         50065
+======== ===== ============ =========
+
+gRPC is the internal plane (mutual TLS); public is the player plane of the
+lobby and the table (server TLS, no client certificate).
 
 A service listens on its row when started without PORT / METRICS_PORT, and the
 table service dials the others at theirs unless ``TABLE_<SERVICE>_ADDR`` says
@@ -27,5 +30,7 @@ DEFAULT_PORTS: Final[dict[str, tuple[int, int]]] = {
     "table": (50055, 9105),
 }
 """service name -> (gRPC port, metrics port)."""
+DEFAULT_PUBLIC_PORTS: Final[dict[str, int]] = {"lobby": 50064, "table": 50065}
+"""The player plane's port (PUBLIC_PORT) of the two services that serve it."""
 SERVICES: Final = tuple(DEFAULT_PORTS)
 """The five services in their start order: the table, which dials the others, last."""

@@ -1,12 +1,16 @@
 """One way to run a service: ``python -m services.<name>`` calls ``run_service``.
 
 ``serve`` builds the grpc.aio server with the kit's interceptors (Prometheus first,
-so it sees the status the error mapping produced), health checking, reflection
-for every service, and the ``/metrics`` endpoint; once the server is up it freezes
-the startup heap out of the garbage collector's walks (``heap``); it logs one
-``serving`` line with the bound ports (PORT=0 and METRICS_PORT=0 pick free ones,
-which is how the tests run many servers side by side) and the objects frozen, then
-waits for SIGTERM or SIGINT.
+so it sees the status of every refusal; then who may call what, from the protos'
+``access`` options (``authz``); then the error mapping), health checking,
+reflection for every service, and the ``/metrics`` endpoint.  It listens with
+mutual TLS on PORT (the internal plane, ``tls``) and, for the lobby and the table,
+with server TLS on PUBLIC_PORT (the player plane); GRPC_PLAINTEXT=1 (benchmarks
+only) listens in plaintext.  Once the server is up it freezes the startup heap
+out of the garbage collector's walks (``heap``); it logs one ``serving`` line with
+the bound ports (PORT=0, PUBLIC_PORT=0 and METRICS_PORT=0 pick free ones, which is
+how the tests run many servers side by side) and the objects frozen, then waits
+for SIGTERM or SIGINT.
 
 Shutdown is graceful and in this order: health goes NOT_SERVING (so load
 balancers and the table service stop sending new work), the server keeps
@@ -25,19 +29,24 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TypeVar
 
 import grpc
 from grpc_reflection.v1alpha import reflection
 
+from .authz import AccessInterceptor, policies
 from .errors import ErrorCodes, ErrorInterceptor
 from .health import HEALTH_SERVICE, Health
 from .heap import freeze_startup_heap
 from .logs import configure_logging, get_logger
 from .loop import run
 from .metrics import PrometheusInterceptor, start_metrics_server
+from .ports import DEFAULT_PUBLIC_PORTS
 from .process import BindError, bind_error, follow_parent, port_in_use
+from .ratelimit import RateLimiter
 from .settings import ConfigError, ServerSettings
+from .tls import TlsFiles, server_credentials
 
 
 @dataclass(frozen=True)
@@ -83,8 +92,15 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
         raise bind_error(
             settings.host, settings.metrics_port, "metrics", error.strerror or str(error)
         ) from None
+    # Prometheus first, so it counts the status of every refusal; then who may
+    # call (before a request is even looked at); then the error mapping.
+    interceptors: list[grpc.aio.ServerInterceptor] = [PrometheusInterceptor()]
+    if not settings.plaintext:
+        limiter = RateLimiter(settings.player_calls_per_s, settings.player_burst)
+        interceptors.append(AccessInterceptor(policies(spec.service_names), limiter))
+    interceptors.append(ErrorInterceptor(spec.error_codes))
     server = grpc.aio.server(
-        interceptors=[PrometheusInterceptor(), ErrorInterceptor(spec.error_codes)],
+        interceptors=interceptors,
         options=[
             ("grpc.max_receive_message_length", settings.max_message_bytes),
             ("grpc.so_reuseport", 0),
@@ -96,14 +112,17 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
     reflection.enable_server_reflection(
         (*spec.service_names, HEALTH_SERVICE, reflection.SERVICE_NAME), server
     )
-    if settings.port and port_in_use(settings.host, settings.port):  # before grpc logs it
-        stop_metrics()
-        raise bind_error(settings.host, settings.port, "gRPC", "in use")
+    public = spec.name in DEFAULT_PUBLIC_PORTS
     try:
-        port = server.add_insecure_port(f"{settings.host}:{settings.port}")
-    except RuntimeError as error:  # grpc says "Failed to bind to address ..."
+        port = _bind(server, settings, settings.port, "gRPC", internal=True)
+        public_port = (
+            _bind(server, settings, settings.public_port, "public", internal=False)
+            if public
+            else None
+        )
+    except BindError:
         stop_metrics()
-        raise bind_error(settings.host, settings.port, "gRPC", str(error)) from None
+        raise
     await server.start()
     frozen = freeze_startup_heap()  # the startup heap is not walked by the GC again
     await health.serving(spec.service_names)
@@ -117,6 +136,8 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
         host=settings.host,
         port=port,
         metrics_port=metrics_port,
+        public_port=public_port,
+        tls="off (GRPC_PLAINTEXT)" if settings.plaintext else "mutual",
         services=list(spec.service_names),
         gc_frozen_objects=frozen,
     )
@@ -137,6 +158,31 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
     return 0
 
 
+# The largest request each service accepts: a few hundred bytes are a player's
+# call, and a table process's batch of calls stays far below 1 MiB; the betting
+# service's batches carry the hands' states, so it takes more.  A request past
+# its limit is refused before it is read (RESOURCE_EXHAUSTED), so a flood of
+# big requests costs the service no memory.
+MAX_MESSAGE_BYTES = {"betting": 4 * 1024 * 1024}
+
+
+def _bind(
+    server: grpc.aio.Server, settings: ServerSettings, port: int, what: str, *, internal: bool
+) -> int:
+    """Add one listening port: mutual TLS (internal) or server TLS (public), or
+    plaintext in a bench's GRPC_PLAINTEXT run."""
+    if port and port_in_use(settings.host, port):  # before grpc logs it
+        raise bind_error(settings.host, port, what, "in use")
+    address = f"{settings.host}:{port}"
+    try:
+        if settings.plaintext:
+            return server.add_insecure_port(address)
+        credentials = server_credentials(settings.tls_dir, require_client_auth=internal)
+        return server.add_secure_port(address, credentials)
+    except RuntimeError as error:  # grpc says "Failed to bind to address ..."
+        raise bind_error(settings.host, port, what, str(error)) from None
+
+
 def run_service(
     name: str,
     spec_factory: Callable[[], ServiceSpec],
@@ -151,8 +197,13 @@ def run_service(
     """
     try:
         settings = ServerSettings.from_env(
-            default_port=default_port, default_metrics_port=default_metrics_port
+            default_port=default_port,
+            default_metrics_port=default_metrics_port,
+            default_public_port=DEFAULT_PUBLIC_PORTS.get(name, 0),
+            default_max_message_bytes=MAX_MESSAGE_BYTES.get(name, 1024 * 1024),
         )
+        if settings.tls_dir:
+            TlsFiles(Path(settings.tls_dir)).check()
         follow_parent(settings.parent_pid)
         configure_logging(name, settings.log_level)
         spec = spec_factory()

@@ -293,6 +293,52 @@ class ServerSettings:
             shown="the service's",
         )
     )
+    public_port: int = setting(
+        Var(
+            "PUBLIC_PORT",
+            0,
+            "lobby and table only: the player plane's port (server TLS, no client "
+            "certificate); 0 = any free port",
+            minimum=0,
+            maximum=65535,
+            shown="the service's",
+        )
+    )
+    tls_dir: str = setting(
+        Var(
+            "TLS_DIR",
+            "",
+            "directory with `ca.crt`, `tls.crt`, `tls.key` (a cert-manager Secret's "
+            "layout): the CA trusted and this service's certificate, which names its "
+            "identity; re-read when the files change.  Required unless GRPC_PLAINTEXT=1",
+            values="a directory",
+        )
+    )
+    plaintext: bool = setting(
+        Var(
+            "GRPC_PLAINTEXT",
+            False,
+            "benchmarks only (`bench --plaintext`): serve and call without TLS or "
+            "identities, to measure what TLS costs; never in a room",
+        )
+    )
+    player_calls_per_s: float = setting(
+        Var(
+            "PLAYER_CALLS_PER_S",
+            100.0,
+            "player plane: unary calls a second one player (or connection) may make; "
+            "past that RESOURCE_EXHAUSTED (the room's own identities are not limited)",
+            minimum=0.1,
+        )
+    )
+    player_burst: int = setting(
+        Var(
+            "PLAYER_BURST",
+            500,
+            "player plane: calls one player may make at once before the rate applies",
+            minimum=1,
+        )
+    )
     log_level: str = setting(
         Var("LOG_LEVEL", "info", "log lines below it are dropped", choices=LOG_LEVELS)
     )
@@ -309,7 +355,12 @@ class ServerSettings:
     )
     max_message_bytes: int = setting(
         Var(
-            "MAX_MESSAGE_BYTES", 4 * 1024 * 1024, "largest request accepted, in bytes", minimum=1024
+            "MAX_MESSAGE_BYTES",
+            1024 * 1024,
+            "largest request accepted, in bytes (a bigger one is RESOURCE_EXHAUSTED before "
+            "it is read); the betting service's default is 4 MiB (its batches carry states)",
+            minimum=1024,
+            shown="1 MiB; betting 4 MiB",
         )
     )
     event_loop: str = setting(EVENT_LOOP)
@@ -328,12 +379,25 @@ class ServerSettings:
         *,
         default_port: int,
         default_metrics_port: int,
+        default_public_port: int = 0,
+        default_max_message_bytes: int = 1024 * 1024,
         environ: Mapping[str, str] | None = None,
     ) -> ServerSettings:
         """Read the variables, with this service's default ports."""
-        return read_settings(
+        settings = read_settings(
             cls,
             environ,
             port=var_of(cls, "port").read(environ, default=default_port),
             metrics_port=var_of(cls, "metrics_port").read(environ, default=default_metrics_port),
+            public_port=var_of(cls, "public_port").read(environ, default=default_public_port),
+            max_message_bytes=var_of(cls, "max_message_bytes").read(
+                environ, default=default_max_message_bytes
+            ),
         )
+        if not settings.tls_dir and not settings.plaintext:
+            raise ConfigError(
+                "TLS_DIR is required: the directory with ca.crt, tls.crt and tls.key "
+                "(`python -m service_kit.pki DIR` issues a local set; the room does it "
+                "itself); GRPC_PLAINTEXT=1 is for benchmarks only"
+            )
+        return settings

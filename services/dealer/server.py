@@ -17,7 +17,11 @@ def make_spec() -> ServiceSpec:
     """Read DEALER_* settings and build the service."""
     settings = DealerSettings.from_env()
     allow_presets = settings.allow_preset_decks
-    store = DeckStore(max_decks=settings.max_decks, ttl=settings.deck_ttl_s)
+    store = DeckStore(
+        max_decks=settings.max_decks,
+        ttl=settings.deck_ttl_s,
+        max_per_caller=settings.max_open_decks_per_caller,
+    )
     if allow_presets:
         get_logger().warning("preset decks are allowed: tests and certification only")
     servicer = DealerServicer(store, allow_presets=allow_presets)

@@ -5,6 +5,10 @@ and the D6 draw), built by ``poker_rules.commitment`` so that the shuffle and ev
 reshuffle are fixed by the committed secrets.  The servicer checks each request
 before it touches the deck, so a refused request changes nothing, and logs every
 operation for the reveal.
+
+Only the table service deals (``DECK_CALLERS``): every call on a deck checks its
+caller's identity first.  Logs name the hand and table, never a deck id (it opens
+the live order to whoever holds it), a salt or a card.
 """
 
 from __future__ import annotations
@@ -23,11 +27,17 @@ from poker_rules.config import Game
 from poker_rules.errors import DeckExhaustedError, InvalidConfigError
 from poker_wire import card_list, card_strs, check_count, check_id, game_of, river_shortage_of
 from service_kit.batches import BatchServer
-from service_kit.errors import ErrorCodes, FailedPreconditionError, InvalidArgumentError
+from service_kit.errors import (
+    ErrorCodes,
+    FailedPreconditionError,
+    InvalidArgumentError,
+    PermissionDeniedError,
+)
+from service_kit.identity import caller_identity
 from service_kit.logs import bound_contextvars, get_logger
 
 from .audit import unused_cards
-from .decks import DeckEntry, DeckStore
+from .decks import ANONYMOUS, DeckEntry, DeckStore
 from .metrics import (
     BATCH_SIZE,
     BATCHED_CALLS,
@@ -57,8 +67,36 @@ ERROR_CODES: ErrorCodes = {
 }
 MAX_DEAL = 52
 MAX_DISCARDS = 5  # D6
+DECK_CALLERS = frozenset({"table"})  # the identities that may open and deal decks
 
 log = get_logger()
+
+
+def deck_owner(context: Context | None) -> str:
+    """The caller of a deck call, as the owner of the decks it opens: its identity,
+    or ``ANONYMOUS`` without one.  PERMISSION_DENIED for an identity not in
+    ``DECK_CALLERS``.
+
+    A caller without an identity is let through on purpose: refusing connections
+    without a service certificate is the mutual-TLS layer's job (the server's TLS
+    and its per-method authorization, ``service_kit.authz``), not the dealer's;
+    plaintext runs have no identities at all.  In-process callers (tests, the
+    in-process room) pass no context and count as such a caller.  The check here
+    is defence in depth: a deck call from another service is refused even where
+    the layer above let it through."""
+    identity = None if context is None else caller_identity(context)
+    if identity is not None and identity not in DECK_CALLERS:
+        raise PermissionDeniedError(
+            f"only the table service may open, deal and close decks; "
+            f"the caller {identity!r} may not"
+        )
+    # The limit is per caller connection: every table-service process (every
+    # shard) holds the same identity, so the identity alone would let one
+    # runaway process use up the decks of all the others.
+    peer = getattr(context, "peer", None) if context is not None else None
+    connection = peer() if callable(peer) else ""
+    who = identity or ANONYMOUS
+    return f"{who}@{connection}" if connection else who
 
 
 def deck_cards(game: Game, players: int) -> list[Card]:
@@ -86,6 +124,7 @@ class DealerServicer(pb_grpc.DealerServicer):
             yield replies
 
     async def OpenDeck(self, request: pb.OpenDeckRequest, context: Context) -> pb.OpenDeckResponse:
+        owner = deck_owner(context)
         game = game_of(request.game)
         fewest, most = PLAYERS[game]
         players = check_count(request.players, "players", fewest, most)
@@ -111,11 +150,17 @@ class DealerServicer(pb_grpc.DealerServicer):
             self._check_deal(request.first_deal, len(cards), "first_deal.")
         deck, secrets = open_deck(cards, preset)
         entry = self._store.add(
-            deck, secrets, game=game, hand_id=hand_id, table_id=table_id, preset=preset is not None
+            deck,
+            secrets,
+            game=game,
+            hand_id=hand_id,
+            table_id=table_id,
+            preset=preset is not None,
+            owner=owner,
         )
         DECKS_OPENED.labels(game.value, str(entry.preset).lower()).inc()
         with bound_contextvars(hand_id=hand_id, table_id=table_id):
-            log.info("deck opened", deck_id=entry.deck_id, cards=len(cards), preset=entry.preset)
+            log.info("deck opened", deck_size=len(cards), preset=entry.preset, caller=owner)
         response = pb.OpenDeckResponse(
             deck_id=entry.deck_id,
             commitment=secrets.commitment,
@@ -127,11 +172,12 @@ class DealerServicer(pb_grpc.DealerServicer):
             response.first_deal.CopyFrom(self._deal(entry, request.first_deal, "first_deal."))
         return response
 
-    def _entry(self, deck_id: str) -> DeckEntry:
+    def _entry(self, deck_id: str, context: Context) -> DeckEntry:
+        deck_owner(context)
         return self._store.get(check_id(deck_id, "deck_id"))
 
     async def Deal(self, request: pb.DealRequest, context: Context) -> pb.DealResponse:
-        return self._deal(self._entry(request.deck_id), request)
+        return self._deal(self._entry(request.deck_id, context), request)
 
     @staticmethod
     def _check_deal(request: pb.DealRequest, remaining: int, field: str) -> int:
@@ -185,7 +231,7 @@ class DealerServicer(pb_grpc.DealerServicer):
     async def DealRiver(
         self, request: pb.DealRiverRequest, context: Context
     ) -> pb.DealRiverResponse:
-        entry = self._entry(request.deck_id)
+        entry = self._entry(request.deck_id, context)
         if entry.game is Game.DRAW_7A:
             raise FailedPreconditionError("DealRiver is seventh street of the stud games (S11)")
         players = check_count(request.players, "players", 1, 8)
@@ -213,7 +259,7 @@ class DealerServicer(pb_grpc.DealerServicer):
             )
         )
         with bound_contextvars(hand_id=entry.hand_id, table_id=entry.table_id):
-            log.info("river dealt", deck_id=entry.deck_id, outcome=deal.outcome, players=players)
+            log.info("river dealt", outcome=deal.outcome, players=players)
         return pb.DealRiverResponse(
             cards=card_strs(deal.cards),
             community_card=community,
@@ -223,12 +269,14 @@ class DealerServicer(pb_grpc.DealerServicer):
         )
 
     async def Draw(self, request: pb.DrawRequest, context: Context) -> pb.DrawResponse:
-        entry = self._entry(request.deck_id)
+        entry = self._entry(request.deck_id, context)
         discards = card_list(request.discards, "discards", most=MAX_DISCARDS)
-        strangers = [card_str(c) for c in discards if c not in entry.held]
+        strangers = [c for c in discards if c not in entry.held]
         if strangers:
+            # Counted, not named: the table logs the errors of its calls.
             raise FailedPreconditionError(
-                f"discards {' '.join(strangers)} are not in a player's hand from this deck"
+                f"{len(strangers)} of the {len(discards)} discards are not in a player's "
+                "hand from this deck"
             )
         if request.burn_first and entry.deck.remaining < 1:
             raise FailedPreconditionError("the stub is empty: nothing to burn before the draw")
@@ -260,11 +308,12 @@ class DealerServicer(pb_grpc.DealerServicer):
     async def CloseDeck(
         self, request: pb.CloseDeckRequest, context: Context
     ) -> pb.CloseDeckResponse:
+        deck_owner(context)
         entry = self._store.pop(check_id(request.deck_id, "deck_id"))
         DECKS_CLOSED.inc()
         secrets = entry.secrets
         with bound_contextvars(hand_id=entry.hand_id, table_id=entry.table_id):
-            log.info("deck closed", deck_id=entry.deck_id, operations=len(entry.log))
+            log.info("deck closed", operations=len(entry.log))
         return pb.CloseDeckResponse(
             deck_id=entry.deck_id,
             hand_id=entry.hand_id,

@@ -14,8 +14,15 @@ from .store import LobbyStore
 from .tournament import TournamentBook, TournamentsServicer
 from .tournament_store import TournamentStore
 
-SERVICE_NAME = lobby_pb2.DESCRIPTOR.services_by_name["Lobby"].full_name
-TOURNAMENTS_NAME = tournament_pb2.DESCRIPTOR.services_by_name["Tournaments"].full_name
+# The player plane, the table's hand protocol and the staff's calls
+# (poker/common/v1/access.proto says who may call which).
+SERVICE_NAMES = tuple(
+    lobby_pb2.DESCRIPTOR.services_by_name[name].full_name
+    for name in ("Lobby", "LobbyHands", "LobbyOperator")
+) + tuple(
+    tournament_pb2.DESCRIPTOR.services_by_name[name].full_name
+    for name in ("Tournaments", "TournamentOperator")
+)
 
 
 def make_spec() -> ServiceSpec:
@@ -36,11 +43,14 @@ def make_spec() -> ServiceSpec:
 
     def register(server: grpc.aio.Server) -> None:
         lobby_pb2_grpc.add_LobbyServicer_to_server(servicer, server)
+        lobby_pb2_grpc.add_LobbyHandsServicer_to_server(servicer, server)
+        lobby_pb2_grpc.add_LobbyOperatorServicer_to_server(servicer, server)
         tournament_pb2_grpc.add_TournamentsServicer_to_server(tournaments, server)
+        tournament_pb2_grpc.add_TournamentOperatorServicer_to_server(tournaments, server)
 
     return ServiceSpec(
         name="lobby",
-        service_names=(SERVICE_NAME, TOURNAMENTS_NAME),
+        service_names=SERVICE_NAMES,
         register=register,
         error_codes=ERROR_CODES,  # the servicer checks first: the library's last word
     )

@@ -28,9 +28,15 @@ from poker.lobby.v1 import lobby_pb2 as pb
 from poker.lobby.v1 import lobby_pb2_grpc as pb_grpc
 from poker_rules.errors import InvalidConfigError
 from poker_rules.seating import SeatingError
-from poker_wire import game_of
+from poker_wire import check_id, game_of
 from service_kit.batches import BatchServer
-from service_kit.errors import ErrorCodes, InvalidArgumentError
+from service_kit.errors import (
+    ErrorCodes,
+    InvalidArgumentError,
+    NotFoundError,
+    PermissionDeniedError,
+)
+from service_kit.identity import OPERATOR, caller_identity, player_token
 from service_kit.logs import get_logger
 
 from .auth import authenticate, new_token, token_hash
@@ -71,8 +77,14 @@ def check_name(value: str, field: str, most: int) -> str:
     return value
 
 
-class LobbyServicer(pb_grpc.LobbyServicer):
-    """Players over a ``LobbyStore``, tables through their books; see the proto."""
+class LobbyServicer(
+    pb_grpc.LobbyServicer, pb_grpc.LobbyHandsServicer, pb_grpc.LobbyOperatorServicer
+):
+    """Players over a ``LobbyStore``, tables through their books; see the proto.
+
+    One object serves the lobby's three gRPC services (the player plane, the
+    table's hand protocol, the staff's calls); who may call which is the protos'
+    ``access`` option, checked before a call gets here (``service_kit.authz``)."""
 
     def __init__(
         self,
@@ -88,7 +100,11 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             (tournaments,) if tournaments is not None else ()
         )
         self._batch = BatchServer(
-            pb.DESCRIPTOR.services_by_name["Lobby"], self, ERROR_CODES, BATCHED_CALLS, BATCH_SIZE
+            pb.DESCRIPTOR.services_by_name["LobbyHands"],
+            self,
+            ERROR_CODES,
+            BATCHED_CALLS,
+            BATCH_SIZE,
         )
 
     def _book(self, table_id: str) -> TableBook:
@@ -98,8 +114,11 @@ class LobbyServicer(pb_grpc.LobbyServicer):
             return self._tournaments
         return self._ring
 
-    def _authenticate(self, player_id: str, token: str) -> PlayerRow:
-        return authenticate(self._store, player_id, token)
+    def _authenticate(
+        self, player_id: str, token: str, context: Context | None = None
+    ) -> PlayerRow:
+        """The player, by the request's token or the call's bearer token."""
+        return authenticate(self._store, player_id, player_token(token, context))
 
     def _player_pb(self, row: PlayerRow) -> pb.Player:
         return pb.Player(
@@ -121,6 +140,12 @@ class LobbyServicer(pb_grpc.LobbyServicer):
                 f"initial_balance must be 0..{settings.max_balance} "
                 f"(0 = the default {settings.default_balance}), got {request.initial_balance}"
             )
+        if request.initial_balance and caller_identity(context) != OPERATOR:
+            raise PermissionDeniedError(
+                f"initial_balance {request.initial_balance}: a player cannot grant themselves "
+                f"chips; registration grants {settings.default_balance} "
+                "(initial_balance 0), and only an operator grants more (GrantChips)"
+            )
         grant = request.initial_balance or settings.default_balance
         player_id = f"p-{uuid.uuid4().hex}"
         token = new_token()
@@ -132,13 +157,30 @@ class LobbyServicer(pb_grpc.LobbyServicer):
         player = pb.Player(player_id=player_id, name=name, balance=grant, at_tables=0)
         return pb.RegisterPlayerResponse(player=player, token=token)
 
+    async def GrantChips(self, request: pb.GrantChipsRequest, context: Context) -> pb.Player:
+        pid = check_id(request.player_id, "player_id")
+        most = self._settings.max_balance
+        if not 1 <= request.amount <= most:
+            raise InvalidArgumentError(f"amount must be 1..{most}, got {request.amount}")
+        with self._store.transaction():
+            row = self._store.player(pid)
+            if row is None:
+                raise NotFoundError(f"no player {pid}")
+            self._store.grant(pid, request.amount)
+            granted = self._store.player(pid)
+        if granted is None:  # not after the check above, in the same transaction
+            raise NotFoundError(f"no player {pid}")
+        CHIPS_GRANTED.inc(request.amount)
+        log.info("chips granted", player_id=pid, granted=request.amount)
+        return self._player_pb(granted)
+
     async def GetPlayer(self, request: pb.GetPlayerRequest, context: Context) -> pb.Player:
-        return self._player_pb(self._authenticate(request.player_id, request.token))
+        return self._player_pb(self._authenticate(request.player_id, request.token, context))
 
     async def Authenticate(
         self, request: pb.AuthenticateRequest, context: Context
     ) -> pb.AuthenticateResponse:
-        row = self._authenticate(request.player_id, request.token)
+        row = self._authenticate(request.player_id, request.token, context)
         seat = 0
         if request.table_id:
             seat = self._book(request.table_id).seat_of(request.table_id, row.player_id)
@@ -164,33 +206,34 @@ class LobbyServicer(pb_grpc.LobbyServicer):
     # ------------------------------------------------------------ seats
 
     async def SitDown(self, request: pb.SitDownRequest, context: Context) -> pb.SitDownResponse:
-        player = self._authenticate(request.player_id, request.token)
+        player = self._authenticate(request.player_id, request.token, context)
         return sit_down(self._ring, player, request)
 
     async def StandUp(self, request: pb.StandUpRequest, context: Context) -> pb.StandUpResponse:
-        player = self._authenticate(request.player_id, request.token)
+        player = self._authenticate(request.player_id, request.token, context)
         return stand_up(self._ring, player, request.table_id)
 
-    def _switches(self, player_id: str, token: str, table_id: str) -> SeatSwitches:
-        player = self._authenticate(player_id, token)
-        return self._book(table_id).seat_switches(table_id, player.player_id)
+    def _switches(self, request: Any, context: Context) -> SeatSwitches:
+        """The seat switches of the request's player at its table."""
+        player = self._authenticate(request.player_id, request.token, context)
+        return self._book(request.table_id).seat_switches(request.table_id, player.player_id)
 
     async def SitOut(self, request: pb.SitOutRequest, context: Context) -> pb.SeatStatusResponse:
-        return self._switches(request.player_id, request.token, request.table_id).sit_out()
+        return self._switches(request, context).sit_out()
 
     async def SitIn(self, request: pb.SitInRequest, context: Context) -> pb.SeatStatusResponse:
         choice = return_choice(request)
-        seat = self._switches(request.player_id, request.token, request.table_id)
+        seat = self._switches(request, context)
         return seat.sit_in(choice)
 
     async def SetAutoPost(
         self, request: pb.SetAutoPostRequest, context: Context
     ) -> pb.SeatStatusResponse:
-        seat = self._switches(request.player_id, request.token, request.table_id)
+        seat = self._switches(request, context)
         return seat.set_auto_post(request.auto_post)
 
     async def ImIn(self, request: pb.ImInRequest, context: Context) -> pb.SeatStatusResponse:
-        return self._switches(request.player_id, request.token, request.table_id).im_in()
+        return self._switches(request, context).im_in()
 
     # ------------------------------------------------------------ hands
 

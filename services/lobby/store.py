@@ -218,6 +218,13 @@ class LobbyStore:
         )
         self._ledger("grant", player_id, None, None, grant, 0)
 
+    def grant(self, player_id: str, chips: int) -> None:
+        """An operator's grant: ``chips`` more on the balance, one ledger row."""
+        self._db.execute(
+            "UPDATE players SET balance = balance + ? WHERE player_id = ?", (chips, player_id)
+        )
+        self._ledger("grant", player_id, None, None, chips, 0)
+
     def player(self, player_id: str) -> PlayerRow | None:
         row = self._db.execute(
             "SELECT player_id, name, token_hash, balance FROM players WHERE player_id = ?",

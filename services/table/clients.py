@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
@@ -40,8 +41,10 @@ from poker.dealer.v1 import dealer_pb2, dealer_pb2_grpc
 from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 from poker.showdown.v1 import showdown_pb2, showdown_pb2_grpc
 from poker_wire.batching import drain
+from poker_wire.channels import Stubs, service_channel
 from service_kit.batches import BatchedMethod, batched_methods
 from service_kit.deadlines import default_deadline
+from service_kit.logs import get_logger
 
 from .metrics import DOWNSTREAM_CALLS, DOWNSTREAM_FAILURES, DOWNSTREAM_SECONDS
 
@@ -75,7 +78,7 @@ _CODES = {code.value[0]: code for code in grpc.StatusCode}
 _BATCHED = {
     "betting": batched_methods(betting_pb2.DESCRIPTOR.services_by_name["Betting"]),
     "dealer": batched_methods(dealer_pb2.DESCRIPTOR.services_by_name["Dealer"]),
-    "lobby": batched_methods(lobby_pb2.DESCRIPTOR.services_by_name["Lobby"]),
+    "lobby": batched_methods(lobby_pb2.DESCRIPTOR.services_by_name["LobbyHands"]),
     "showdown": batched_methods(showdown_pb2.DESCRIPTOR.services_by_name["Showdown"]),
 }
 _Queued = tuple[int, str, bytes]  # call id, method, serialized request
@@ -178,34 +181,107 @@ class CallStream:
 
 
 class Downstream:
-    """Stubs of the four services the table calls, over long-lived channels."""
+    """Stubs of the four services the table calls, over long-lived channels.
+
+    Every channel is mutual TLS with the table's own certificate (``tls_dir``, the
+    identity ``table``): the only identity the dealer, betting, showdown and the
+    lobby's hand protocol answer (poker/common/v1/access.proto).
+
+    A certificate is read when a channel is made, so when the files in
+    ``tls_dir`` change (cert-manager renewed the Secret) the table makes new
+    channels and streams for the calls that follow; the old ones finish what they
+    carry and close.  The files are looked at once every ``ROTATION_CHECK_S``.
+    """
+
+    ROTATION_CHECK_S = 30.0
 
     def __init__(
-        self, addresses: Addresses, deadline: float | None = None, *, batched: bool = True
+        self,
+        addresses: Addresses,
+        deadline: float | None = None,
+        *,
+        batched: bool = True,
+        tls_dir: str | None = None,
+        plaintext: bool = False,
     ) -> None:
-        options = [("grpc.keepalive_time_ms", 30_000)]
         self.deadline = default_deadline() if deadline is None else deadline
-        # Plain channels: ``call`` gives every unary call ``timeout=self.deadline``
-        # itself.  A deadline interceptor (service_kit.insecure_channel) would do
-        # the same at the price of an extra task per call, on the hottest path.
+        self._addresses = addresses
+        self._batched = batched
+        self._tls_dir = tls_dir
+        self._plaintext = plaintext
+        self._stamp = self._files_stamp()
+        self._next_check = 0.0
+        self._retired: list[tuple[dict[str, grpc.aio.Channel], dict[str, CallStream]]] = []
+        self._connect()
+        self.calls = 0
+        self._counters: dict[tuple[str, str], Any] = {}
+        self._timers: dict[str, Any] = {}
+
+    def _files_stamp(self) -> tuple[int, ...]:
+        if self._tls_dir is None:
+            return ()
+        try:
+            return tuple(
+                os.stat(os.path.join(self._tls_dir, name)).st_mtime_ns
+                for name in ("ca.crt", "tls.crt", "tls.key")
+            )
+        except OSError:
+            return ()
+
+    def _connect(self) -> None:
+        """Channels, stubs and Batch streams, with the certificate as it is now."""
+        options = [("grpc.keepalive_time_ms", 30_000)]
+        # No deadline interceptor: ``call`` gives every unary call
+        # ``timeout=self.deadline`` itself, which an interceptor would do at the
+        # price of an extra task per call, on the hottest path.
         self._channels = {
-            name: grpc.aio.insecure_channel(getattr(addresses, name), options=options)
+            name: service_channel(
+                getattr(self._addresses, name),
+                self._tls_dir,
+                options=options,
+                plaintext=self._plaintext,
+            )
             for name in ("lobby", "dealer", "betting", "showdown")
         }
-        self.lobby = lobby_pb2_grpc.LobbyStub(self._channels["lobby"])
+        self.lobby = Stubs(
+            lobby_pb2_grpc.LobbyStub(self._channels["lobby"]),
+            lobby_pb2_grpc.LobbyHandsStub(self._channels["lobby"]),
+        )
         self.dealer = dealer_pb2_grpc.DealerStub(self._channels["dealer"])
         self.betting = betting_pb2_grpc.BettingStub(self._channels["betting"])
         self.showdown = showdown_pb2_grpc.ShowdownStub(self._channels["showdown"])
         # The batched methods go over each service's Batch stream (unary with
         # TABLE_BATCHED_CALLS=0); the lobby's others are unary.
         self.streams: dict[str, CallStream] = {}
-        if batched:
+        if self._batched:
             for name, methods in _BATCHED.items():
                 stub = getattr(self, name)
                 self.streams[name] = CallStream(name, stub.Batch, methods, self.deadline)
-        self.calls = 0
-        self._counters: dict[tuple[str, str], Any] = {}
-        self._timers: dict[str, Any] = {}
+
+    def _check_rotation(self) -> None:
+        """New channels when the certificate files changed (see the class)."""
+        now = time.monotonic()
+        if now < self._next_check:
+            return
+        self._next_check = now + self.ROTATION_CHECK_S
+        stamp = self._files_stamp()
+        if not stamp or stamp == self._stamp:
+            return
+        self._stamp = stamp
+        self._retired.append((self._channels, self.streams))
+        self._connect()
+        asyncio.get_running_loop().create_task(self._retire_old())
+        get_logger().info("certificate reloaded: new channels", tls_dir=self._tls_dir)
+
+    async def _retire_old(self) -> None:
+        """Close the channels of the certificate before, once their calls are over."""
+        await asyncio.sleep(self.deadline * 2)
+        while self._retired:
+            channels, streams = self._retired.pop()
+            for stream in streams.values():
+                await stream.close()
+            for channel in channels.values():
+                await channel.close()
 
     def _count(self, service: str, method: str, transport: str) -> None:
         counter = self._counters.get((service, method))
@@ -219,6 +295,8 @@ class Downstream:
         """``await stub.method(request)``, counted; a failure raises DownstreamError
         for the caller to void the hand, retry, or pass on."""
         self.calls += 1
+        if self._tls_dir is not None:
+            self._check_rotation()
         stream = self.streams.get(service)
         if stream is not None and method not in stream.methods:
             stream = None
@@ -241,7 +319,10 @@ class Downstream:
             timer.observe(time.perf_counter() - started)
 
     async def close(self) -> None:
-        for stream in self.streams.values():
-            await stream.close()
-        for channel in self._channels.values():
-            await channel.close()
+        self._retired.append((self._channels, self.streams))
+        while self._retired:
+            channels, streams = self._retired.pop()
+            for stream in streams.values():
+                await stream.close()
+            for channel in channels.values():
+                await channel.close()

@@ -30,6 +30,7 @@ from service_kit.errors import (
     NotFoundError,
     PermissionDeniedError,
 )
+from service_kit.identity import player_token
 from service_kit.logs import get_logger
 
 from .clients import Downstream, DownstreamError
@@ -155,7 +156,9 @@ class TableManager:
         return runtime
 
 
-class TableServicer(pb_grpc.TableServiceServicer):
+class TableServicer(
+    pb_grpc.TableServiceServicer, pb_grpc.TableAuditServicer, pb_grpc.TableCertificationServicer
+):
     def __init__(self, manager: TableManager, *, allow_presets: bool, audit_token: str) -> None:
         self.manager = manager
         self.allow_presets = allow_presets
@@ -188,7 +191,8 @@ class TableServicer(pb_grpc.TableServiceServicer):
         join = first.join
         check_count(join.delivery, "join.delivery", 0, max(pb.Delivery.values()))
         runtime = await self.manager.get(join.table_id)
-        await self._authenticate(join.player_id, join.token, join.table_id)
+        token = player_token(join.token, context)
+        await self._authenticate(join.player_id, token, join.table_id)
         sub = runtime.join(join.player_id, join.delivery, seating=await runtime.seating())
         CONNECTED.labels("player").inc()
         reader = asyncio.create_task(self._read(runtime, sub, request_iterator))
@@ -257,7 +261,8 @@ class TableServicer(pb_grpc.TableServiceServicer):
 
     async def GetState(self, request: pb.GetStateRequest, context: Context) -> pb.Snapshot:
         runtime = await self.manager.get(request.table_id)
-        await self._authenticate(request.player_id, request.token, request.table_id)
+        token = player_token(request.token, context)
+        await self._authenticate(request.player_id, token, request.table_id)
         return runtime.snapshot(request.player_id, await runtime.seating())
 
     async def ListTables(
@@ -280,8 +285,9 @@ class TableServicer(pb_grpc.TableServiceServicer):
             check_id(request.hand_id, "hand_id")
         runtime = await self.manager.get_played(request.table_id)
         player: str | None = None
-        if request.player_id or request.token:
-            await self._authenticate(request.player_id, request.token, request.table_id)
+        token = player_token(request.token, context)
+        if request.player_id or token:
+            await self._authenticate(request.player_id, token, request.table_id)
             player = request.player_id
         return pb.GetHandHistoryResponse(hands=runtime.histories(player, request.hand_id, limit))
 

@@ -17,8 +17,11 @@ The pieces, one module each in ``tests/support``:
 
 - ``stacks``: :func:`~tests.support.stacks.stack_env`, the per-service settings a
   test stack needs; :func:`~tests.support.stacks.stop_stack`.
-- ``room`` (this module): :class:`Room`: stubs of the lobby (``room.lobby``) and the
-  table service (``room.table``); players (:meth:`Room.register`), tables
+- ``room`` (this module): :class:`Room`: stubs of the lobby's and the table
+  service's player planes at their public ports (``room.lobby``, ``room.table``),
+  the staff's calls over mutual TLS (``room.staff``: the lobby as the operator,
+  ``room.certification``: preset decks as the operator, ``room.audit_stub``: deck
+  reveals as the auditor); players (:meth:`Room.register`), tables
   (:meth:`Room.create_table`, :meth:`Room.preset`), the audit (:meth:`Room.reveal`,
   :meth:`Room.audit`, :meth:`Room.audit_all`), the chip invariant
   (:meth:`Room.assert_chips_conserved`), ``/metrics`` (:meth:`Room.metrics`, with
@@ -41,8 +44,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Mapping, Sequence
-
-import grpc
+from typing import Any
 
 from devroom.stack import Stack
 from poker.common.v1 import common_pb2 as common
@@ -50,26 +52,43 @@ from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
+from poker_wire.channels import Stubs
 from services.dealer.audit import audit_reveal
 from tests.support.hand import Hand
 from tests.support.metrics import scrape
 from tests.support.player import Player
-from tests.support.stacks import AUDIT_TOKEN
+from tests.support.stacks import AUDIT_TOKEN, public_channel
 from tests.support.wire import hand_of
 
 
 class Room:
-    """Stubs of a running stack's lobby and table service, and the test helpers."""
+    """Stubs of a running stack's lobby and table service, and the test helpers.
+
+    ``lobby`` and ``table`` are the player planes at the public ports (what
+    players call); ``staff`` is the lobby's player plane and operator calls over
+    the operator's mutual-TLS channel (registering with a balance, creating
+    tables, the ledger, the hand records); ``certification`` (preset decks) is
+    the table as the operator, ``audit_stub`` (deck reveals) as the auditor."""
 
     def __init__(self, stack: Stack, audit_token: str = AUDIT_TOKEN) -> None:
         self.stack = stack
         self.audit_token = audit_token
+        lobby, table = stack["lobby"], stack["table"]
+        operator = lobby.channel("operator")
         self._channels = [
-            grpc.insecure_channel(stack.target("lobby")),
-            grpc.insecure_channel(stack.target("table")),
+            public_channel(lobby),
+            public_channel(table),
+            operator,
+            table.channel("operator"),
+            table.channel("auditor"),
         ]
         self.lobby = lobby_pb2_grpc.LobbyStub(self._channels[0])
         self.table = table_pb2_grpc.TableServiceStub(self._channels[1])
+        self.staff: Any = Stubs(
+            lobby_pb2_grpc.LobbyStub(operator), lobby_pb2_grpc.LobbyOperatorStub(operator)
+        )
+        self.certification = table_pb2_grpc.TableCertificationStub(self._channels[3])
+        self.audit_stub = table_pb2_grpc.TableAuditStub(self._channels[4])
         self.players: list[Player] = []
         self.tables: list[str] = []
         self._names = 0
@@ -86,7 +105,7 @@ class Room:
     def register(self, name: str = "", balance: int = 100_000) -> Player:
         self._names += 1
         name = name or f"player{self._names}"
-        reply = self.lobby.RegisterPlayer(
+        reply = self.staff.RegisterPlayer(
             lpb.RegisterPlayerRequest(name=name, initial_balance=balance), timeout=10
         )
         player = Player(self, reply.player.player_id, reply.token, name)
@@ -103,7 +122,7 @@ class Room:
         action_clock_ms: int = 0,
         name: str = "e2e",
     ) -> str:
-        reply = self.lobby.CreateTable(
+        reply = self.staff.CreateTable(
             lpb.CreateTableRequest(
                 name=name,
                 config=config,
@@ -118,7 +137,7 @@ class Room:
         return table_id
 
     def ledger(self) -> lpb.LedgerTotals:
-        totals: lpb.LedgerTotals = self.lobby.GetLedgerTotals(
+        totals: lpb.LedgerTotals = self.staff.GetLedgerTotals(
             lpb.GetLedgerTotalsRequest(), timeout=10
         )
         return totals
@@ -137,12 +156,12 @@ class Room:
     # -- table service
 
     def preset(self, table_id: str, order: Sequence[str]) -> None:
-        self.table.PresetNextDeck(
+        self.certification.PresetNextDeck(
             tpb.PresetNextDeckRequest(table_id=table_id, order=list(order)), timeout=10
         )
 
     def reveal(self, table_id: str, hand_id: str) -> tpb.DeckReveal:
-        reply: tpb.DeckReveal = self.table.GetDeckReveal(
+        reply: tpb.DeckReveal = self.audit_stub.GetDeckReveal(
             tpb.GetDeckRevealRequest(
                 table_id=table_id, hand_id=hand_id, audit_token=self.audit_token
             ),

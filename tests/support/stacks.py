@@ -2,14 +2,20 @@
 
 :func:`stack_env` is what ``Stack(env=...)`` needs for scripted players to drive a
 table (preset decks, the audit token, tables started on demand); :func:`stop_stack`
-stops a stack faster than ``Stack.stop``.
+stops a stack faster than ``Stack.stop``; :func:`public_channel` is a blocking
+player's channel to a service's public port (server TLS, the room's CA).
 """
 
 from __future__ import annotations
 
 import threading
+from typing import Any
 
+import grpc
+
+from devroom.launcher import ServiceProcess
 from devroom.stack import Stack
+from poker_wire.channels import player_channel_sync
 
 AUDIT_TOKEN = "e2e-audit-token"
 
@@ -46,3 +52,12 @@ def stop_stack(stack: Stack) -> None:
         thread.start()
     for thread in threads:
         thread.join()
+
+
+def public_channel(process: ServiceProcess, *, options: Any = ()) -> grpc.Channel:
+    """A blocking channel to ``process``'s public port, as a player: server TLS
+    trusting the process's CA, no client certificate (plaintext when the process
+    runs without TLS)."""
+    if process.pki is None:
+        return grpc.insecure_channel(process.public_target, options=list(options))
+    return player_channel_sync(process.public_target, process.pki.ca_file, options=options)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import grpc
 
@@ -21,8 +21,17 @@ from devroom.launcher import ServiceProcess
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as pb
 from poker.lobby.v1 import tournament_pb2 as tpb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
-from poker.lobby.v1.tournament_pb2_grpc import TournamentsStub
+from poker.lobby.v1.tournament_pb2_grpc import TournamentOperatorStub, TournamentsStub
+from poker_wire.channels import Stubs
+from tests.support.lobby import LobbyClient, lobby_stubs
+
+if TYPE_CHECKING:
+
+    class TournamentsClient(TournamentsStub, TournamentOperatorStub):
+        """The player plane's tournament calls and the operator's (create, start)."""
+
+else:
+    TournamentsClient = Stubs
 
 K = tpb.TournamentEventKind
 STUD_HILO = common.GameConfig(game=common.GAME_STUD_HILO)
@@ -31,8 +40,19 @@ DRAW_NL = common.GameConfig(game=common.GAME_DRAW_7A, structure=common.STRUCTURE
 
 @dataclass
 class Lobby:
-    lobby: LobbyStub
-    tournaments: TournamentsStub
+    """The lobby's calls as the tests make them: the hand protocol as the
+    ``table`` identity, everything else (the player plane, the operator's
+    CreateTournament and Start, GetLedgerTotals) as the ``operator``, over mutual
+    TLS on the internal port (``tests.support.lobby.lobby_client``)."""
+
+    lobby: LobbyClient
+    tournaments: TournamentsClient
+
+
+def tournament_stubs(staff: grpc.Channel) -> TournamentsClient:
+    """The tournaments' player plane and operator calls on ``staff``."""
+    merged = Stubs(TournamentsStub(staff), TournamentOperatorStub(staff))
+    return cast(TournamentsClient, merged)
 
 
 @contextmanager
@@ -40,9 +60,10 @@ def lobby_process(env: Mapping[str, str] | None = None) -> Iterator[Lobby]:
     settings = {"LOBBY_DEFAULT_BALANCE": "100000", **(env or {})}
     with (
         ServiceProcess("lobby", settings) as process,
-        grpc.insecure_channel(process.target) as channel,
+        process.channel("operator") as staff,
+        process.channel("table") as table,
     ):
-        yield Lobby(LobbyStub(channel), TournamentsStub(channel))
+        yield Lobby(lobby_stubs(staff, table), tournament_stubs(staff))
 
 
 def stud_levels(count: int = 6, hands: int = 2) -> list[tpb.TournamentLevel]:

@@ -5,8 +5,10 @@ table (its view, a player's seat, the switches) and the hand protocol.
   NextHand returns the same plan and hand_id, so the table service can retry
   after a timeout.  The first hand's button is the first ready seat (no draw).
   The plan is stored (``hands`` row, pending) in the same transaction.
-- FinishHand: the pending hand_id only; final stacks for exactly the seats dealt
-  in, adding up to the chips they were dealt in with (the library checks).  Then
+- FinishHand: the pending hand_id only; final stacks that are a possible outcome
+  of the planned hand (``checks.final_stacks``: exactly the seats dealt in, none
+  negative, adding up to the chips they were dealt in with, nobody winning more
+  than the pot allows; the library checks the sum again).  Then
   the B5 seats lost and the pending stand-ups return their chips to the balances.
   A repeat of the request that finished a hand is answered OK again, changing
   nothing (a retried call whose answer was lost; the stored digest of the request
@@ -20,16 +22,15 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Sequence
 
 from poker.lobby.v1 import lobby_pb2 as pb
 from poker_rules.config import Game
 from poker_rules.seating import HandPlan, SeatingError
-from poker_wire import check_chips, check_count, check_id
-from service_kit.errors import FailedPreconditionError, InvalidArgumentError
+from poker_wire import check_count, check_id
+from service_kit.errors import FailedPreconditionError
 from service_kit.logs import bound_contextvars, get_logger
 
-from ..checks import present
+from ..checks import dealt_in, final_stacks, present
 from ..metrics import HANDS_FINISHED, HANDS_PLANNED, HANDS_VOIDED
 from .seats import RingSeat
 from .table import (
@@ -117,7 +118,7 @@ class RingBook(RingTables):
                 log.info("hand finish repeated")
                 return self._finished(request, seating.hands_played)
             plan = present(seating.hand_in_progress, f"plan of the pending hand {hand_id}")
-            stacks = [] if request.voided else _final_stacks(table, plan, request.final_stacks)
+            stacks = [] if request.voided else _final_stacks(table, pending, plan, request)
             cash_outs: list[CashOut] = []
             reason = f"{VOIDED_BY_TABLE}: {request.void_reason or 'no reason given'}"
             reason = reason[:MAX_VOID_REASON]
@@ -234,27 +235,10 @@ class RingBook(RingTables):
         )
 
 
-def _final_stacks(table: RingTable, plan: HandPlan, infos: Sequence[pb.SeatInfo]) -> list[int]:
-    """The stacks in the plan's order; the library then checks the sum."""
-    by_seat: dict[int, int] = {}
-    for i, info in enumerate(infos):
-        seat = check_count(info.seat, f"final_stacks[{i}].seat", 1, table.row.seats)
-        if seat in by_seat:
-            raise InvalidArgumentError(f"final_stacks lists seat {seat} twice")
-        check_chips(info.stack, f"final_stacks[{i}].stack")
-        if (
-            info.player_id
-            and seat in plan.seats
-            and plan.players[plan.index(seat)] != info.player_id
-        ):
-            raise FailedPreconditionError(
-                f"final_stacks[{i}]: seat {seat} was dealt in to "
-                f"{plan.players[plan.index(seat)]}, not {info.player_id}"
-            )
-        by_seat[seat] = info.stack
-    if set(by_seat) != set(plan.seats):
-        raise FailedPreconditionError(
-            f"final_stacks must list exactly the seats dealt in, {sorted(plan.seats)}; "
-            f"got {sorted(by_seat)}"
-        )
-    return [by_seat[s] for s in plan.seats]
+def _final_stacks(
+    table: RingTable, pending: PendingHand, plan: HandPlan, request: pb.FinishHandRequest
+) -> list[int]:
+    """The stacks in the plan's order, once ``checks.final_stacks`` has found them a
+    possible outcome of the hand planned (refused before anything changes)."""
+    finals = final_stacks(dealt_in(pending.response), request.final_stacks, table.row.seats)
+    return [finals[s] for s in plan.seats]

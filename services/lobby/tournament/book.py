@@ -161,7 +161,7 @@ class TournamentBook(TournamentRegistry):
                 table.finished_id, table.finished_digest = hand_id, digest
                 self.save(t)
             return self._finished(request, table)
-        finals = hands.final_stacks(request.final_stacks, dealt)
+        finals = hands.final_stacks(request.final_stacks, table)
         with self.atomic(t):
             self._eliminate(t, table, hand_id, dealt, finals)
             table.last = table.pending_last

@@ -1,7 +1,7 @@
 """A tournament hand's plan and the check of its result: who is dealt in at the
 level's stakes, the blinds of the dead-button positions (draw, B1), the players
 away dealt in with ``fold_on_turn`` (T6), and final stacks that keep every chip
-(T5)."""
+(T5) and are a possible outcome of the hand (``checks.final_stacks``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from collections.abc import Sequence
 
 from poker.lobby.v1 import lobby_pb2 as pb
 from poker_rules.tournament import BlindStakes, dealt_positions
-from poker_wire import check_chips as check_amount
-from service_kit.errors import FailedPreconditionError, InvalidArgumentError
 
+from .. import checks
 from ..checks import present
 from .models import Entry, Tournament, TTable
 from .structure import hand_config, stored_positions
@@ -69,29 +68,11 @@ def _entry(t: Tournament, table: TTable, seat: int) -> Entry:
     return present(t.live(player), f"live entry of {player}")
 
 
-def final_stacks(infos: Sequence[pb.SeatInfo], dealt: list[tuple[int, str, int]]) -> dict[int, int]:
-    """seat -> final stack, for exactly the seats dealt in, adding up to the chips
-    they were dealt in with (T5); INVALID_ARGUMENT or FAILED_PRECONDITION else."""
-    finals: dict[int, int] = {}
-    for i, info in enumerate(infos):
-        check_amount(info.stack, f"final_stacks[{i}].stack")
-        if info.seat in finals:
-            raise InvalidArgumentError(f"final_stacks lists seat {info.seat} twice")
-        finals[info.seat] = info.stack
-        known = {s: p for s, p, _ in dealt}
-        if info.player_id and known.get(info.seat) not in (None, info.player_id):
-            raise FailedPreconditionError(
-                f"final_stacks[{i}]: seat {info.seat} was dealt in to {known[info.seat]}"
-            )
-    seats_dealt = sorted(s for s, _, _ in dealt)
-    if sorted(finals) != seats_dealt:
-        raise FailedPreconditionError(
-            f"final_stacks must list exactly the seats dealt in, {seats_dealt}; "
-            f"got {sorted(finals)}"
-        )
-    if sum(finals.values()) != sum(c for _, _, c in dealt):
-        raise FailedPreconditionError(
-            f"final stacks add up to {sum(finals.values())}, the hand was dealt "
-            f"{sum(c for _, _, c in dealt)}: chips are never created or destroyed (T5)"
-        )
-    return finals
+def final_stacks(infos: Sequence[pb.SeatInfo], table: TTable) -> dict[int, int]:
+    """seat -> final stack of the table's hand in progress, once
+    ``checks.final_stacks`` has found it a possible outcome of the hand planned:
+    exactly the seats dealt in, none negative, every chip kept (T5), nobody winning
+    more than the pot allows; INVALID_ARGUMENT or FAILED_PRECONDITION else."""
+    return checks.final_stacks(
+        checks.dealt_in(pb.NextHandResponse.FromString(table.pending_plan)), infos
+    )

@@ -13,6 +13,7 @@ from poker.lobby.v1 import tournament_pb2_grpc as tpb_grpc
 from poker_rules.tournament import LevelClock
 from poker_wire import check_id
 from service_kit.errors import FailedPreconditionError, InvalidArgumentError
+from service_kit.identity import player_token
 
 from ..auth import authenticate
 from . import entries, lifecycle
@@ -29,15 +30,16 @@ STATUS = {
 K = tpb.TournamentEventKind
 
 
-class TournamentsServicer(tpb_grpc.TournamentsServicer):
+class TournamentsServicer(tpb_grpc.TournamentsServicer, tpb_grpc.TournamentOperatorServicer):
     """The Tournaments service; see tournament.proto for the contract."""
 
     def __init__(self, book: TournamentBook) -> None:
         self.book = book
         self.store = book.store.store
 
-    def _authenticate(self, player_id: str, token: str) -> tuple[str, int]:
-        row = authenticate(self.store, player_id, token)
+    def _authenticate(self, player_id: str, token: str, context: Context) -> tuple[str, int]:
+        """(player id, balance), by the request's token or the call's bearer token."""
+        row = authenticate(self.store, player_id, player_token(token, context))
         return row.player_id, row.balance
 
     def _tournament_pb(self, t: Tournament) -> tpb.Tournament:
@@ -103,18 +105,18 @@ class TournamentsServicer(tpb_grpc.TournamentsServicer):
     async def Register(
         self, request: tpb.RegisterEntryRequest, context: Context
     ) -> tpb.RegisterEntryResponse:
-        return self._enter(request, re_entry=False)
+        return self._enter(request, context, re_entry=False)
 
     async def ReEnter(
         self, request: tpb.RegisterEntryRequest, context: Context
     ) -> tpb.RegisterEntryResponse:
-        return self._enter(request, re_entry=True)
+        return self._enter(request, context, re_entry=True)
 
     def _enter(
-        self, request: tpb.RegisterEntryRequest, *, re_entry: bool
+        self, request: tpb.RegisterEntryRequest, context: Context, *, re_entry: bool
     ) -> tpb.RegisterEntryResponse:
         t = self.book.get(request.tournament_id)
-        pid, balance = self._authenticate(request.player_id, request.token)
+        pid, balance = self._authenticate(request.player_id, request.token, context)
         entry, after = entries.enter(self.book, t, pid, balance, re_entry=re_entry)
         return tpb.RegisterEntryResponse(
             entry=entry.number, balance=after, table_id=entry.table_id, seat=entry.seat
@@ -124,7 +126,7 @@ class TournamentsServicer(tpb_grpc.TournamentsServicer):
         self, request: tpb.UnregisterEntryRequest, context: Context
     ) -> tpb.UnregisterEntryResponse:
         t = self.book.get(request.tournament_id)
-        pid, _ = self._authenticate(request.player_id, request.token)
+        pid, _ = self._authenticate(request.player_id, request.token, context)
         refunded, balance = entries.unregister(self.book, t, pid)
         return tpb.UnregisterEntryResponse(refunded=refunded, balance=balance)
 
@@ -133,13 +135,13 @@ class TournamentsServicer(tpb_grpc.TournamentsServicer):
 
     async def SetAway(self, request: tpb.SetAwayRequest, context: Context) -> tpb.SetAwayResponse:
         t = self.book.get(request.tournament_id)
-        pid, _ = self._authenticate(request.player_id, request.token)
+        pid, _ = self._authenticate(request.player_id, request.token, context)
         entries.set_away(self.book, t, pid, request.away)
         return tpb.SetAwayResponse(away=request.away)
 
     async def GetMySeat(self, request: tpb.GetMySeatRequest, context: Context) -> tpb.MySeat:
         t = self.book.get(request.tournament_id)
-        pid, _ = self._authenticate(request.player_id, request.token)
+        pid, _ = self._authenticate(request.player_id, request.token, context)
         entry = t.latest(pid)
         if entry is None:
             raise FailedPreconditionError(f"player {pid} is not registered in this tournament")

@@ -6,8 +6,10 @@ under ``deploy/overlays`` with ``kubectl kustomize`` and validates each object:
 * built-in kinds against the Kubernetes OpenAPI schemas that ``kubernetes-validate``
   ships (strict: an unknown field is an error), for ``KUBERNETES_VERSION``;
 * custom resources only if their kind is listed in ``CUSTOM_RESOURCES``, against the
-  small local schema there (required fields and types of what we use); kubernetes-
-  validate has no schema for them, and any other kind it has no schema for fails;
+  small local schema there (required fields and types of what we use: prometheus-
+  operator's here, cert-manager's ``Certificate`` and ``Issuer`` in ``cert_manager``);
+  kubernetes-validate has no schema for them, and any other kind it has no schema for
+  fails;
 * then checkov (its Kubernetes framework, offline) on the rendered overlay: any failed
   check fails, and every skipped check must carry its reason (a
   ``checkov.io/skipN: CKV_ID=reason`` annotation, see deploy/base/kustomization.yaml).
@@ -28,6 +30,8 @@ from typing import Any
 import jsonschema
 import kubernetes_validate
 import yaml
+
+from tests.ops.deploy import cert_manager
 
 ROOT = Path(__file__).resolve().parents[3]
 OVERLAYS = ROOT / "deploy" / "overlays"
@@ -147,6 +151,14 @@ CUSTOM_RESOURCES[("monitoring.coreos.com/v1", "PrometheusRule")] = _custom_resou
             }
         },
     },
+)
+
+# cert-manager's Certificate and Issuer (deploy/base/certificates).
+CUSTOM_RESOURCES[(cert_manager.API_VERSION, "Certificate")] = _custom_resource(
+    cert_manager.API_VERSION, "Certificate", cert_manager.CERTIFICATE_SPEC
+)
+CUSTOM_RESOURCES[(cert_manager.API_VERSION, "Issuer")] = _custom_resource(
+    cert_manager.API_VERSION, "Issuer", cert_manager.ISSUER_SPEC
 )
 
 

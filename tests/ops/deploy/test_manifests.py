@@ -1,5 +1,6 @@
 """The rendered Kubernetes manifests (deploy/): security, ports, probes, policies,
-the lobby's volume, the table's addresses, audit token and shards."""
+the lobby's volume, the table's addresses, audit token and shards (the certificates:
+test_certificates.py)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ SERVED = ("dealer", "betting", "showdown", "lobby", "table")
 # The services the table pods call, by their TABLE_<NAME>_ADDR.
 DOWNSTREAM = ("lobby", "dealer", "betting", "showdown")
 WORKLOAD_KINDS = {"table": "StatefulSet"}  # the others are Deployments
+# The player plane (PUBLIC_PORT: TLS, no client certificate) of the two services players
+# call; every service's PORT (DEFAULT_PORTS) is mutual TLS.
+PUBLIC_PORTS = {"lobby": 50064, "table": 50065}
 POD_INDEX = "metadata.labels['apps.kubernetes.io/pod-index']"
 
 Objects = list[dict[str, Any]]
@@ -123,36 +127,51 @@ def test_service_accounts_have_no_token(rendered: Objects) -> None:
     assert all(a["automountServiceAccountToken"] is False for a in accounts.values())
 
 
+def certificate_secrets(objects: Objects) -> set[str]:
+    """The Secrets that cert-manager's Certificates of the render produce."""
+    return {c["spec"]["secretName"] for c in of_kind(objects, "Certificate").values()}
+
+
 def test_ports_match_containers_and_settings(rendered: Objects) -> None:
     """The ports of the settings (``DEFAULT_PORTS``, from which docs/services.md's
-    table is generated: tests/ops/docs checks it) are the manifests' ports."""
+    table is generated: tests/ops/docs checks it) are the manifests' ports; the lobby
+    and the table also serve players on ``PUBLIC_PORT`` (port ``public-grpc``)."""
     found = workloads(rendered)
     services = of_kind(rendered, "Service")
     assert set(services) == set(SERVED)
     for name in SERVED:
         grpc, metrics = DEFAULT_PORTS[name]
         container = the_container(found[name])
+        public = {"public-grpc": PUBLIC_PORTS[name]} if name in PUBLIC_PORTS else {}
         container_ports = {p["name"]: p["containerPort"] for p in container["ports"]}
-        assert container_ports == {"grpc": grpc, "metrics": metrics}
+        assert container_ports == {"grpc": grpc, "metrics": metrics} | public
         service = services[name]["spec"]
         assert service["selector"] == {"app.kubernetes.io/name": name}
         service_ports = {p["name"]: (p["port"], p["targetPort"]) for p in service["ports"]}
-        assert service_ports == {"grpc": (grpc, "grpc"), "metrics": (metrics, "metrics")}
+        assert service_ports == {"grpc": (grpc, "grpc"), "metrics": (metrics, "metrics")} | {
+            n: (port, n) for n, port in public.items()
+        }
         # The process binds what the ConfigMaps say, on every interface.
         env = container_env(container, rendered)
         assert env["PORT"] == str(grpc) and env["METRICS_PORT"] == str(metrics)
+        if name in PUBLIC_PORTS:
+            assert env["PUBLIC_PORT"] == str(PUBLIC_PORTS[name]), name
+        else:
+            assert "PUBLIC_PORT" not in env, name
         assert env["HOST"] == "0.0.0.0"
         drain, grace = float(env["SHUTDOWN_DRAIN_S"]), float(env["SHUTDOWN_GRACE_S"])
         termination = found[name]["spec"]["template"]["spec"]
         assert termination["terminationGracePeriodSeconds"] > drain + grace
 
 
-def test_probes_use_grpc_health(rendered: Objects) -> None:
+def test_probes_are_tcp_on_the_internal_port(rendered: Objects) -> None:
+    """The gRPC port is mutual TLS: the kubelet's gRPC probe (plaintext, no client
+    certificate) cannot pass it, and the image has no grpc_health_probe to exec."""
     for name, workload in workloads(rendered).items():
         container = the_container(workload)
         for probe in ("readinessProbe", "livenessProbe"):
-            assert container[probe]["grpc"]["port"] == DEFAULT_PORTS[name][0], (name, probe)
-            assert not {"httpGet", "tcpSocket", "exec"} & set(container[probe])
+            assert container[probe]["tcpSocket"]["port"] == DEFAULT_PORTS[name][0], (name, probe)
+            assert not {"httpGet", "grpc", "exec"} & set(container[probe])
 
 
 def test_lobby_database_is_on_its_volume_or_postgresql(rendered: Objects) -> None:
@@ -169,7 +188,10 @@ def test_lobby_database_is_on_its_volume_or_postgresql(rendered: Objects) -> Non
         # ConfigMap, and the SQLite volume is gone.
         assert urlsplit(env["LOBBY_DB"]).password is None
         path = PurePosixPath(env["LOBBY_DB_PASSWORD_FILE"])
-        (volume,) = [v for v in pod["volumes"] if "secret" in v]
+        tls = certificate_secrets(rendered)
+        (volume,) = [
+            v for v in pod["volumes"] if "secret" in v and v["secret"]["secretName"] not in tls
+        ]
         assert volume["secret"]["secretName"] == "lobby-db"
         assert "optional" not in volume["secret"]  # no password, no lobby
         (mount,) = [m for m in container["volumeMounts"] if m["name"] == volume["name"]]
@@ -235,7 +257,12 @@ def test_audit_token_comes_from_a_secret(rendered: Objects) -> None:
     env = {v["name"]: v for v in container["env"]}
     assert "TABLE_AUDIT_TOKEN" not in env
     path = PurePosixPath(env["TABLE_AUDIT_TOKEN_FILE"]["value"])
-    (volume,) = [v for v in table["spec"]["template"]["spec"]["volumes"] if "secret" in v]
+    tls = certificate_secrets(rendered)
+    (volume,) = [
+        v
+        for v in table["spec"]["template"]["spec"]["volumes"]
+        if "secret" in v and v["secret"]["secretName"] not in tls
+    ]
     secret = volume["secret"]
     assert secret["secretName"] and secret["optional"] is True
     (mount,) = [m for m in container["volumeMounts"] if m["name"] == volume["name"]]
@@ -297,12 +324,19 @@ def test_network_policies(rendered: Objects) -> None:
                     allowed |= {(p["port"], source) for p in rule["ports"]}
         expected = {("metrics", "monitoring")}
         if name == "table":
-            # The players' gateway: its gRPC port from anywhere (docs/operations.md).
-            expected.add(("grpc", "anywhere"))
+            # Players from anywhere, on the player plane's port only; the
+            # mutual-TLS port has no caller inside the cluster (auditors and
+            # operators reach it by port-forward).
+            expected |= {("public-grpc", "anywhere")}
         elif name == "lobby":
             # The table pods, and players only through a method-filtering gateway:
-            # NextHand/FinishHand take no player token.
-            expected |= {("grpc", "table"), ("grpc", "player-gateway")}
+            # NextHand/FinishHand take no player token; the gateway reaches the
+            # player plane (public-grpc) too.
+            expected |= {
+                ("grpc", "table"),
+                ("grpc", "player-gateway"),
+                ("public-grpc", "player-gateway"),
+            }
         else:
             expected.add(("grpc", "table"))
         assert allowed == expected, name

@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from deploy import service_docs
-from service_kit.settings import ServerSettings, Settings, variables
+from service_kit.settings import ConfigError, ServerSettings, Settings, variables
 
 ROOT = Path(__file__).resolve().parents[3]
 DOCS = ROOT / "docs"
@@ -72,12 +72,19 @@ def test_generated_tables_are_current() -> None:
 
 @pytest.mark.parametrize("cls", [ServerSettings, *service_docs.SETTINGS.values()])
 def test_settings_defaults_are_the_environment_defaults(cls: type[Settings]) -> None:
-    """A settings object built in code (tests do) is the one an empty environment gives."""
+    """A settings object built in code (tests do) is the one an empty environment
+    gives; for the common settings, the environment that has only the one setting
+    without a default (TLS_DIR: an empty environment is refused)."""
     if cls is ServerSettings:
-        from_env = ServerSettings.from_env(default_port=0, default_metrics_port=0, environ={})
+        with pytest.raises(ConfigError, match="TLS_DIR is required"):
+            ServerSettings.from_env(default_port=0, default_metrics_port=0, environ={})
+        from_env = ServerSettings.from_env(
+            default_port=0, default_metrics_port=0, environ={"TLS_DIR": "/tls"}
+        )
+        assert from_env == ServerSettings(tls_dir="/tls")
     else:
         from_env = getattr(cls, "from_env")({})  # noqa: B009  (every settings class has one)
-    assert from_env == cls()
+        assert from_env == cls()
     names = [var.name for _, var in variables(cls)]
     assert len(names) == len(set(names)), names
 

@@ -16,8 +16,6 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import grpc
-
 from devroom.room import Room, TableSpec
 from devroom.stack import Stack
 from poker.common.v1 import common_pb2 as common
@@ -25,6 +23,7 @@ from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2_grpc
 from poker_bots import TableView, make_bot, play
 from poker_bots.sdk import LegalActions
+from poker_wire.channels import Stubs
 
 DRAW_CLOCK_MS = 300
 
@@ -57,12 +56,18 @@ def specs() -> tuple[TableSpec, TableSpec]:
 
 async def _play(stack: Stack, stop: threading.Event, ready: threading.Event) -> None:
     stud, draw = specs()
+    # As the main job does: the lobby as the operator (tables, play money), the
+    # bots at the table's public port.
     async with (
-        grpc.aio.insecure_channel(stack.target("lobby")) as lobby_channel,
-        grpc.aio.insecure_channel(stack.target("table")) as table_channel,
+        stack["lobby"].aio_channel("operator") as lobby_channel,
+        stack["table"].player_channel() as table_channel,
     ):
         room = Room(
-            lobby_pb2_grpc.LobbyStub(lobby_channel), table_pb2_grpc.TableServiceStub(table_channel)
+            Stubs(
+                lobby_pb2_grpc.LobbyStub(lobby_channel),
+                lobby_pb2_grpc.LobbyOperatorStub(lobby_channel),
+            ),
+            table_pb2_grpc.TableServiceStub(table_channel),
         )
         await room.create([stud], 5_000)
         await room.create([draw], DRAW_CLOCK_MS)

@@ -13,12 +13,10 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypedDict
 
-import grpc
-
 from devroom.launcher import ServiceProcess
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as pb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
+from tests.support.lobby import LobbyClient, lobby_client
 
 # 7-A draw, small bet 100: blinds 50/100 (D3); stud: ante 25, bring-in 50.
 DRAW = common.GameConfig(game=common.GAME_DRAW_7A, small_bet=100, big_bet=200)
@@ -37,17 +35,17 @@ class Auth(TypedDict):
 
 
 @contextmanager
-def lobby_stub(env: Mapping[str, str] | None = None) -> Iterator[tuple[ServiceProcess, LobbyStub]]:
-    """A lobby process (``devroom.launcher``) and a stub on it."""
+def lobby_stub(
+    env: Mapping[str, str] | None = None,
+) -> Iterator[tuple[ServiceProcess, LobbyClient]]:
+    """A lobby process (``devroom.launcher``) and a client of it: the hand protocol
+    as the ``table``, the rest as the ``operator`` (``tests.support.lobby``)."""
     settings = {"LOBBY_DEFAULT_BALANCE": "100000", **(env or {})}
-    with (
-        ServiceProcess("lobby", settings) as process,
-        grpc.insecure_channel(process.target) as channel,
-    ):
-        yield process, LobbyStub(channel)
+    with ServiceProcess("lobby", settings) as process, lobby_client(process) as lobby:
+        yield process, lobby
 
 
-def create_table(lobby: LobbyStub, config: common.GameConfig = DRAW, **fields: Any) -> pb.Table:
+def create_table(lobby: LobbyClient, config: common.GameConfig = DRAW, **fields: Any) -> pb.Table:
     request = pb.CreateTableRequest(
         name=fields.pop("name", "ring"),
         config=config,
@@ -59,12 +57,12 @@ def create_table(lobby: LobbyStub, config: common.GameConfig = DRAW, **fields: A
     return table
 
 
-def get_table(lobby: LobbyStub, table_id: str) -> pb.Table:
+def get_table(lobby: LobbyClient, table_id: str) -> pb.Table:
     table: pb.Table = lobby.GetTable(pb.GetTableRequest(table_id=table_id), timeout=5)
     return table
 
 
-def seat_info(lobby: LobbyStub, table_id: str, seat: int) -> pb.SeatInfo:
+def seat_info(lobby: LobbyClient, table_id: str, seat: int) -> pb.SeatInfo:
     for info in get_table(lobby, table_id).occupied:
         if info.seat == seat:
             return info
@@ -74,7 +72,7 @@ def seat_info(lobby: LobbyStub, table_id: str, seat: int) -> pb.SeatInfo:
 class Player:
     """A registered player; every call is made with their id and token."""
 
-    def __init__(self, lobby: LobbyStub, name: str, balance: int = 0) -> None:
+    def __init__(self, lobby: LobbyClient, name: str, balance: int = 0) -> None:
         reply = lobby.RegisterPlayer(
             pb.RegisterPlayerRequest(name=name, initial_balance=balance), timeout=5
         )
@@ -142,13 +140,13 @@ class Player:
         return seat
 
 
-def next_hand(lobby: LobbyStub, table_id: str) -> pb.NextHandResponse:
+def next_hand(lobby: LobbyClient, table_id: str) -> pb.NextHandResponse:
     reply: pb.NextHandResponse = lobby.NextHand(pb.NextHandRequest(table_id=table_id), timeout=5)
     return reply
 
 
 def finish(
-    lobby: LobbyStub,
+    lobby: LobbyClient,
     table_id: str,
     hand: pb.NextHandResponse,
     final: Mapping[int, int] | None = None,
@@ -169,7 +167,7 @@ def finish(
     return reply
 
 
-def play(lobby: LobbyStub, table_id: str) -> pb.NextHandResponse:
+def play(lobby: LobbyClient, table_id: str) -> pb.NextHandResponse:
     """Plan a hand and finish it with the stacks unchanged; returns the plan."""
     hand = next_hand(lobby, table_id)
     assert hand.play, "two or more players should be dealt in"

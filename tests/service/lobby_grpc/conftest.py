@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import grpc
 import pytest
 
 from devroom.launcher import ServiceProcess
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
-from tests.support.lobby import ledger
+from tests.support.lobby import LobbyClient, ledger, lobby_client
 
 
 @pytest.fixture(scope="module")
@@ -20,12 +18,13 @@ def lobby_process() -> Iterator[ServiceProcess]:
 
 
 @pytest.fixture(scope="module")
-def module_lobby(lobby_process: ServiceProcess) -> Iterator[LobbyStub]:
-    with grpc.insecure_channel(lobby_process.target) as channel:
-        yield LobbyStub(channel)
+def module_lobby(lobby_process: ServiceProcess) -> Iterator[LobbyClient]:
+    """The lobby as the table (hand protocol) and the operator (the rest) call it."""
+    with lobby_client(lobby_process) as lobby:
+        yield lobby
 
 
 @pytest.fixture
-def lobby(module_lobby: LobbyStub) -> Iterator[LobbyStub]:
+def lobby(module_lobby: LobbyClient) -> Iterator[LobbyClient]:
     yield module_lobby
     ledger(module_lobby)

@@ -30,8 +30,7 @@ from google.protobuf.message import Message
 from poker.common.v1 import common_pb2 as common
 from poker.common.v1.batch_pb2 import Call, CallBatch
 from poker.lobby.v1 import lobby_pb2 as pb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
-from tests.support.lobby import ledger, refused
+from tests.support.lobby import LobbyClient, ledger, refused
 
 from .client import DRAW, STUD, Auth, Player, create_table, finish, lobby_stub, next_hand
 
@@ -52,7 +51,7 @@ NO_INPUT = {"GetLedgerTotals"}  # nothing to refuse: the observer of every case
 
 @dataclass
 class World:
-    lobby: LobbyStub
+    lobby: LobbyClient
     draw: str  # alice 1, bob 2, carol 3 (away, owes nothing yet); min 500, max 5000
     stud: str  # dave 1, erin 2 (auto-post on)
     hand: str  # a hand in progress: frank 1, gina 2
@@ -130,6 +129,23 @@ CASES = [
     Case("RegisterPlayer", "huge balance",
          lambda w: pb.RegisterPlayerRequest(name="rich", initial_balance=HUGE), INVALID,
          ("initial_balance", "0..")),
+    # -- GrantChips (the operator's)
+    Case("GrantChips", "no player_id", lambda w: pb.GrantChipsRequest(amount=1), INVALID,
+         ("player_id is required",)),
+    Case("GrantChips", "zero amount",
+         lambda w: pb.GrantChipsRequest(player_id=w.players["alice"].id), INVALID,
+         ("amount must be 1..", "got 0")),
+    Case("GrantChips", "negative amount",
+         lambda w: pb.GrantChipsRequest(player_id=w.players["alice"].id, amount=-5), INVALID,
+         ("amount must be 1..", "got -5")),
+    Case("GrantChips", "huge amount",
+         lambda w: pb.GrantChipsRequest(player_id=w.players["alice"].id, amount=HUGE), INVALID,
+         ("amount must be 1..",)),
+    Case("GrantChips", "unknown player",
+         lambda w: pb.GrantChipsRequest(player_id="p-nobody", amount=1), NOT_FOUND,
+         ("no player p-nobody",)),
+    Case("GrantChips", "oversized id",
+         lambda w: pb.GrantChipsRequest(player_id=LONG, amount=1), INVALID, ("player_id",)),
     # -- GetPlayer
     Case("GetPlayer", "no player_id", lambda w: pb.GetPlayerRequest(token="t"), INVALID,
          ("player_id is required",)),
@@ -405,7 +421,8 @@ def test_batch_refuses_a_call_without_a_method_and_an_empty_batch(world: World) 
 
 
 def test_every_lobby_rpc_is_covered() -> None:
-    methods = set(pb.DESCRIPTOR.services_by_name["Lobby"].methods_by_name)
+    services = ("Lobby", "LobbyHands", "LobbyOperator")  # the player, table and staff planes
+    methods = {m for name in services for m in pb.DESCRIPTOR.services_by_name[name].methods_by_name}
     covered = {c.rpc for c in CASES} | ({"Batch"} if BATCH_CASES else set())
     assert covered | NO_INPUT == methods, sorted(methods - covered - NO_INPUT)
 

@@ -22,18 +22,16 @@ import secrets
 import shlex
 from collections.abc import Callable, Iterator
 
-import grpc
 import pytest
 
 from devroom.stack import Stack
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
 from poker.table.v1.table_pb2 import PresetNextDeckRequest
-from poker.table.v1.table_pb2_grpc import TableServiceStub
+from poker.table.v1.table_pb2_grpc import TableCertificationStub
 from poker_cli.__main__ import main
 from services.lobby.auth import new_token, token_hash
 from services.lobby.store import LobbyStore
 from tests.support.decks import stud_order
-from tests.support.lobby import ledger
+from tests.support.lobby import LobbyClient, ledger, lobby_client
 from tests.support.stacks import stack_env, stop_stack
 
 DASH_ID = "p-old-dash-token"
@@ -44,7 +42,7 @@ pytestmark = pytest.mark.slow  # the whole room, and two action clocks run out
 
 
 @pytest.fixture(scope="module")
-def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, LobbyStub]]:
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, LobbyClient]]:
     db = tmp_path_factory.mktemp("lobby") / "lobby.sqlite3"
     store = LobbyStore(str(db))
     store.add_player(DASH_ID, "dash", token_hash(DASH_TOKEN), 100_000)
@@ -53,8 +51,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, Lobb
     env["lobby"] = {"LOBBY_DB": str(db), "LOBBY_DEFAULT_BALANCE": "100000"}
     stack = Stack(env=env).start()
     try:
-        with grpc.insecure_channel(stack.target("lobby")) as channel:
-            lobby = LobbyStub(channel)
+        with lobby_client(stack["lobby"]) as lobby:
             yield stack, lobby
             ledger(lobby)
     finally:
@@ -62,8 +59,15 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, Lobb
 
 
 def cli(capsys: pytest.CaptureFixture[str], stack: Stack, *argv: str, code: int = 0) -> list[str]:
-    """``poker ARGV`` against the room; the lines it printed (stdout)."""
-    at = ["--lobby", stack.target("lobby"), "--table", stack.target("table")]
+    """``poker ARGV`` against the room; the lines it printed (stdout).  The player's
+    commands go to the public ports over TLS; the staff's (create-table) to the
+    lobby's internal port with the operator's certificate."""
+    assert stack.pki is not None
+    at = [
+        "--lobby", stack.public_target("lobby"), "--table", stack.public_target("table"),
+        "--ca", str(stack.pki.ca_file), "--lobby-internal", stack.target("lobby"),
+        "--operator-dir", str(stack.pki.dir("operator")),
+    ]  # fmt: skip
     result = main([*argv, *at])
     out, err = capsys.readouterr()
     assert result == code, out + err
@@ -94,7 +98,7 @@ def test_new_tokens_never_begin_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_S2_S3_a_token_that_begins_with_a_dash_on_the_command_line_and_in_the_environment(
-    room: tuple[Stack, LobbyStub],
+    room: tuple[Stack, LobbyClient],
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -126,7 +130,7 @@ def test_S2_S3_a_token_that_begins_with_a_dash_on_the_command_line_and_in_the_en
 
 
 def test_S5_S10_play_history_and_balance_read_as_a_person(
-    room: tuple[Stack, LobbyStub],
+    room: tuple[Stack, LobbyClient],
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -156,8 +160,8 @@ def test_S5_S10_play_history_and_balance_read_as_a_person(
 
     # dash's door card is the lowest: dash must bring in (S5); bob's clock folds (S10)
     order = stud_order([("Ah", "Kh", "2c"), ("Qd", "Jd", "Ks")])
-    with grpc.insecure_channel(stack.target("table")) as channel:
-        TableServiceStub(channel).PresetNextDeck(
+    with stack.table_process(tid).channel("operator") as channel:
+        TableCertificationStub(channel).PresetNextDeck(
             PresetNextDeckRequest(table_id=tid, order=order), timeout=10
         )
     monkeypatch.setattr("builtins.input", typing("c", "b"))

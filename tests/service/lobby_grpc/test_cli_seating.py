@@ -9,26 +9,28 @@ import pytest
 
 from devroom.launcher import ServiceProcess
 from poker.lobby.v1 import lobby_pb2 as pb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
 from poker_cli.__main__ import main
+from tests.support.lobby import LobbyClient
 
 from .client import DRAW, STUD, Player, create_table, seat_info
 
 
-def run(capsys: pytest.CaptureFixture[str], target: str, player: Player, *argv: str) -> str:
-    code = main([*argv, "--lobby", target, "--player", player.id, "--token", player.token])
+def run(capsys: pytest.CaptureFixture[str], target: list[str], player: Player, *argv: str) -> str:
+    code = main([*argv, *target, "--player", player.id, "--token", player.token])
     out = capsys.readouterr().out
     assert code == 0, out
     return out
 
 
 @pytest.fixture
-def target(lobby_process: ServiceProcess) -> str:
-    return lobby_process.target
+def target(lobby_process: ServiceProcess) -> list[str]:
+    """The lobby's public port, as a player reaches it: TLS trusting the room's CA."""
+    assert lobby_process.pki is not None
+    return ["--lobby", lobby_process.public_target, "--ca", str(lobby_process.pki.ca_file)]
 
 
 def test_B2_B3_sit_with_an_entry_then_sit_out_and_back(
-    lobby: LobbyStub, target: str, capsys: pytest.CaptureFixture[str]
+    lobby: LobbyClient, target: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     tid = create_table(lobby, DRAW).table_id
     alice = Player(lobby, "alice")
@@ -43,7 +45,7 @@ def test_B2_B3_sit_with_an_entry_then_sit_out_and_back(
 
 
 def test_S3_auto_post_off_and_im_in(
-    lobby: LobbyStub, target: str, capsys: pytest.CaptureFixture[str]
+    lobby: LobbyClient, target: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     tid = create_table(lobby, STUD, seats=4).table_id
     bob = Player(lobby, "bob")

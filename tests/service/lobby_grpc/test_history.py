@@ -24,7 +24,7 @@ import pytest
 from devroom.stack import Stack
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.table.v1 import table_pb2 as tpb
-from tests.support.lobby import ledger
+from tests.support.lobby import LobbyClient, ledger, lobby_client
 from tests.support.room import Room
 from tests.support.stacks import stack_env, stop_stack
 
@@ -46,13 +46,20 @@ def room() -> Iterator[Room]:
         stop_stack(stack)
 
 
+@pytest.fixture
+def lobby(room: Room) -> Iterator[LobbyClient]:
+    """The lobby as the test calls it while it plays the table service's part
+    (NextHand / FinishHand as the ``table``; the rest as the ``operator``)."""
+    with lobby_client(room.stack["lobby"]) as client:
+        yield client
+
+
 @pytest.mark.parametrize("chips", [1_000, 120], ids=["full", "short"])
 def test_B3_dead_small_blind_is_dead_money_in_the_table_hand_history(
-    room: Room, chips: int
+    room: Room, lobby: LobbyClient, chips: int
 ) -> None:
     """``short``: player 4 has 120 chips, so the make-up post is the big blind live
     (100) and all-in for 20 of the dead small blind: the history shows what went in."""
-    lobby = room.lobby
     table = lobby.CreateTable(
         lpb.CreateTableRequest(
             name="b3", config=DRAW, seats=5, min_buy_in=100, action_clock_ms=100

@@ -12,13 +12,12 @@ import grpc
 import pytest
 
 from poker.lobby.v1 import lobby_pb2 as pb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
-from tests.support.lobby import refused
+from tests.support.lobby import LobbyClient, refused
 
 from .client import Player, create_table, next_hand, play
 
 
-def table_with_hands(lobby: LobbyStub, name: str, hands: int) -> str:
+def table_with_hands(lobby: LobbyClient, name: str, hands: int) -> str:
     """A draw table where ``hands`` hands were played, then one more planned (pending)."""
     table = create_table(lobby, seats=3)
     for seat in (1, 2, 3):
@@ -29,7 +28,7 @@ def table_with_hands(lobby: LobbyStub, name: str, hands: int) -> str:
     return table.table_id
 
 
-def pages(lobby: LobbyStub, table_id: str, limit: int) -> list[list[str]]:
+def pages(lobby: LobbyClient, table_id: str, limit: int) -> list[list[str]]:
     out: list[list[str]] = []
     token = ""
     while True:
@@ -43,14 +42,14 @@ def pages(lobby: LobbyStub, table_id: str, limit: int) -> list[list[str]]:
         assert len(reply.hands) == limit  # only a full page has a next one
 
 
-def newest_first(lobby: LobbyStub, table_id: str) -> list[str]:
+def newest_first(lobby: LobbyClient, table_id: str) -> list[str]:
     reply = lobby.ListHands(pb.ListHandsRequest(table_id=table_id, limit=500), timeout=5)
     assert not reply.next_page_token
     return [h.hand_id for h in reply.hands]
 
 
 @pytest.mark.parametrize("limit", [1, 7, 13, 26, 500])
-def test_the_pages_are_every_hand_once_newest_first(lobby: LobbyStub, limit: int) -> None:
+def test_the_pages_are_every_hand_once_newest_first(lobby: LobbyClient, limit: int) -> None:
     table_id = table_with_hands(lobby, f"pages{limit}", 25)  # 26 hands, one pending
     everything = newest_first(lobby, table_id)
     assert len(everything) == 26 and len(set(everything)) == 26
@@ -59,7 +58,7 @@ def test_the_pages_are_every_hand_once_newest_first(lobby: LobbyStub, limit: int
     assert len(got) == -(-26 // limit)  # 13 and 26 end on a full page: no empty page after
 
 
-def test_hands_played_between_two_pages_do_not_shift_the_next(lobby: LobbyStub) -> None:
+def test_hands_played_between_two_pages_do_not_shift_the_next(lobby: LobbyClient) -> None:
     table_id = table_with_hands(lobby, "drift", 9)  # 10 hands, the newest pending
     before = newest_first(lobby, table_id)
     first = lobby.ListHands(pb.ListHandsRequest(table_id=table_id, limit=4), timeout=5)
@@ -88,7 +87,7 @@ def test_hands_played_between_two_pages_do_not_shift_the_next(lobby: LobbyStub) 
     assert rest == before[4:]
 
 
-def test_a_table_without_hands_has_one_empty_page(lobby: LobbyStub) -> None:
+def test_a_table_without_hands_has_one_empty_page(lobby: LobbyClient) -> None:
     table = create_table(lobby)
     reply = lobby.ListHands(pb.ListHandsRequest(table_id=table.table_id), timeout=5)
     assert list(reply.hands) == [] and reply.next_page_token == ""
@@ -112,7 +111,7 @@ def b64(text: str) -> str:
     ],
 )
 def test_a_token_listhands_did_not_hand_out_is_invalid_and_changes_nothing(
-    lobby: LobbyStub, token: str
+    lobby: LobbyClient, token: str
 ) -> None:
     table_id = table_with_hands(lobby, "badtoken", 2)
     before = newest_first(lobby, table_id)

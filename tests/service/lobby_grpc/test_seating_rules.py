@@ -16,8 +16,7 @@ not draw for it): button 1, small blind 2, big blind 3.
 from __future__ import annotations
 
 from poker.lobby.v1 import lobby_pb2 as pb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
-from tests.support.lobby import ledger
+from tests.support.lobby import LobbyClient, ledger
 
 from .client import (
     ANTE,
@@ -39,7 +38,7 @@ from .client import (
 
 
 def seated(
-    lobby: LobbyStub, table_id: str, seats: list[int], **entry: pb.Entry.ValueType
+    lobby: LobbyClient, table_id: str, seats: list[int], **entry: pb.Entry.ValueType
 ) -> dict[int, Player]:
     """Players in ``seats`` (posting to come in, unless ``entry`` says otherwise)."""
     players = {}
@@ -53,7 +52,7 @@ def seated(
 # ---------------------------------------------------------------- B1 dead button
 
 
-def test_B1_big_blind_moves_one_player_small_blind_and_button_follow(lobby: LobbyStub) -> None:
+def test_B1_big_blind_moves_one_player_small_blind_and_button_follow(lobby: LobbyClient) -> None:
     tid = create_table(lobby).table_id
     seated(lobby, tid, [1, 2, 3, 4])
     hands = [play(lobby, tid) for _ in range(6)]
@@ -70,7 +69,7 @@ def test_B1_big_blind_moves_one_player_small_blind_and_button_follow(lobby: Lobb
     assert get_table(lobby, tid).button_seat == 2
 
 
-def test_B1_button_dead_on_the_empty_seat_of_the_last_small_blind(lobby: LobbyStub) -> None:
+def test_B1_button_dead_on_the_empty_seat_of_the_last_small_blind(lobby: LobbyClient) -> None:
     tid = create_table(lobby).table_id
     players = seated(lobby, tid, [1, 2, 3, 4, 5])
     play(lobby, tid)  # button 1, SB 2, BB 3
@@ -83,7 +82,7 @@ def test_B1_button_dead_on_the_empty_seat_of_the_last_small_blind(lobby: LobbySt
     assert posts(hand) == [(4, SB, True), (5, BB, True)]
 
 
-def test_B1_nobody_gets_the_button_twice_in_a_row_back_from_heads_up(lobby: LobbyStub) -> None:
+def test_B1_nobody_gets_the_button_twice_in_a_row_back_from_heads_up(lobby: LobbyClient) -> None:
     """Heads-up the button posts the small blind (D3), so B1's "the button goes to
     the last small blind" would give it to the same player again when a third
     player comes in.  The button is dead instead: with seat 1 just right of the
@@ -105,7 +104,7 @@ def test_B1_nobody_gets_the_button_twice_in_a_row_back_from_heads_up(lobby: Lobb
     assert positions(play(lobby, tid)) == (4, 1, 2)
 
 
-def test_B1_no_small_blind_when_the_last_big_blind_left(lobby: LobbyStub) -> None:
+def test_B1_no_small_blind_when_the_last_big_blind_left(lobby: LobbyClient) -> None:
     tid = create_table(lobby).table_id
     players = seated(lobby, tid, [1, 2, 3, 4, 5])
     play(lobby, tid)  # button 1, SB 2, BB 3
@@ -118,7 +117,7 @@ def test_B1_no_small_blind_when_the_last_big_blind_left(lobby: LobbyStub) -> Non
 # ---------------------------------------------------------------- B2 new players
 
 
-def test_B2a_new_player_in_the_seat_due_the_big_blind_posts_it(lobby: LobbyStub) -> None:
+def test_B2a_new_player_in_the_seat_due_the_big_blind_posts_it(lobby: LobbyClient) -> None:
     tid = create_table(lobby).table_id
     seated(lobby, tid, [1, 2, 4])
     assert positions(play(lobby, tid)) == (1, 2, 4)
@@ -130,7 +129,7 @@ def test_B2a_new_player_in_the_seat_due_the_big_blind_posts_it(lobby: LobbyStub)
     assert not seat_info(lobby, tid, 5).new_player
 
 
-def test_B2b_new_player_between_button_and_blinds_waits_for_the_button(lobby: LobbyStub) -> None:
+def test_B2b_new_player_between_button_and_blinds_waits_for_the_button(lobby: LobbyClient) -> None:
     tid = create_table(lobby).table_id
     seated(lobby, tid, [1, 2, 4, 5])
     assert positions(play(lobby, tid)) == (1, 2, 4)
@@ -144,7 +143,7 @@ def test_B2b_new_player_between_button_and_blinds_waits_for_the_button(lobby: Lo
     assert (3, BB, True) in posts(passed)  # a live big blind to come in
 
 
-def test_B2c_new_player_posts_a_live_big_blind_now(lobby: LobbyStub) -> None:
+def test_B2c_new_player_posts_a_live_big_blind_now(lobby: LobbyClient) -> None:
     tid = create_table(lobby).table_id
     seated(lobby, tid, [1, 2, 3, 4])
     play(lobby, tid)  # button 1, SB 2, BB 3
@@ -155,7 +154,7 @@ def test_B2c_new_player_posts_a_live_big_blind_now(lobby: LobbyStub) -> None:
     assert posts(hand) == [(3, SB, True), (4, BB, True), (5, BB, True)]
 
 
-def test_B2c_new_player_may_wait_for_the_big_blind(lobby: LobbyStub) -> None:
+def test_B2c_new_player_may_wait_for_the_big_blind(lobby: LobbyClient) -> None:
     tid = create_table(lobby).table_id
     seated(lobby, tid, [1, 2, 3, 4])
     play(lobby, tid)
@@ -169,7 +168,7 @@ def test_B2c_new_player_may_wait_for_the_big_blind(lobby: LobbyStub) -> None:
     assert posts(due) == [(4, SB, True), (5, BB, True)]  # only the big blind
 
 
-def test_B2c_wait_for_big_blind_bool_still_means_wait(lobby: LobbyStub) -> None:
+def test_B2c_wait_for_big_blind_bool_still_means_wait(lobby: LobbyClient) -> None:
     tid = create_table(lobby).table_id
     seated(lobby, tid, [1, 2, 3, 4])
     play(lobby, tid)
@@ -189,7 +188,7 @@ def test_B2c_wait_for_big_blind_bool_still_means_wait(lobby: LobbyStub) -> None:
     assert positions(play(lobby, tid))[2] == 5
 
 
-def test_B2_new_player_may_choose_to_wait_for_the_button(lobby: LobbyStub) -> None:
+def test_B2_new_player_may_choose_to_wait_for_the_button(lobby: LobbyClient) -> None:
     """Seat 5 could post now (B2c) but asks to wait for the button; the big blind
     travels ahead of the button and reaches the seat first (B2a)."""
     tid = create_table(lobby).table_id
@@ -209,7 +208,7 @@ def test_B2_new_player_may_choose_to_wait_for_the_button(lobby: LobbyStub) -> No
 # ---------------------------------------------------------------- B3 missed big blind
 
 
-def _miss_big_blind(lobby: LobbyStub) -> tuple[str, dict[int, Player]]:
+def _miss_big_blind(lobby: LobbyClient) -> tuple[str, dict[int, Player]]:
     """Five players; seat 4 sits out after hand 1 and misses the big blind in hand 2
     (button 2, SB 3, BB 5), then stays away in hand 3 (button 3, SB 5, BB 1)."""
     tid = create_table(lobby).table_id
@@ -227,7 +226,7 @@ def _miss_big_blind(lobby: LobbyStub) -> tuple[str, dict[int, Player]]:
 
 
 def test_B3_missed_big_blind_back_two_hands_later_posts_big_live_small_dead(
-    lobby: LobbyStub,
+    lobby: LobbyClient,
 ) -> None:
     tid, players = _miss_big_blind(lobby)
     back = players[4].sit_in(pb.RETURN_CHOICE_POST)
@@ -240,7 +239,7 @@ def test_B3_missed_big_blind_back_two_hands_later_posts_big_live_small_dead(
     assert not (info.missed_big_blind or info.missed_small_blind)
 
 
-def test_B3_missed_big_blind_may_wait_and_post_only_the_big_blind(lobby: LobbyStub) -> None:
+def test_B3_missed_big_blind_may_wait_and_post_only_the_big_blind(lobby: LobbyClient) -> None:
     tid, players = _miss_big_blind(lobby)
     players[4].sit_in(pb.RETURN_CHOICE_WAIT_FOR_BIG_BLIND)
     hand = play(lobby, tid)  # BB 2: seat 4 waits
@@ -255,7 +254,7 @@ def test_B3_missed_big_blind_may_wait_and_post_only_the_big_blind(lobby: LobbySt
 # ---------------------------------------------------------------- B4 missed small blind
 
 
-def _miss_small_blind(lobby: LobbyStub, choice: pb.ReturnChoice.ValueType) -> str:
+def _miss_small_blind(lobby: LobbyClient, choice: pb.ReturnChoice.ValueType) -> str:
     """Seat 3 has the big blind in hand 1, sits out and so misses the small blind in
     hand 2 (no small blind posted), and asks to come back with ``choice``."""
     tid = create_table(lobby).table_id
@@ -270,7 +269,7 @@ def _miss_small_blind(lobby: LobbyStub, choice: pb.ReturnChoice.ValueType) -> st
     return tid
 
 
-def test_B4_missed_small_blind_waits_for_the_button_then_posts_it_dead(lobby: LobbyStub) -> None:
+def test_B4_missed_small_blind_waits_for_the_button_then_posts_it_dead(lobby: LobbyClient) -> None:
     tid = _miss_small_blind(lobby, pb.RETURN_CHOICE_POST)
     blocked = play(lobby, tid)  # the button moves onto seat 3, not past it
     assert positions(blocked) == (3, 4, 5)
@@ -281,7 +280,7 @@ def test_B4_missed_small_blind_waits_for_the_button_then_posts_it_dead(lobby: Lo
     assert not seat_info(lobby, tid, 3).missed_small_blind
 
 
-def test_B4_missed_small_blind_may_wait_for_the_big_blind(lobby: LobbyStub) -> None:
+def test_B4_missed_small_blind_may_wait_for_the_big_blind(lobby: LobbyClient) -> None:
     tid = _miss_small_blind(lobby, pb.RETURN_CHOICE_WAIT_FOR_BIG_BLIND)
     for _ in range(3):  # BB 5, 1, 2
         assert 3 not in dealt(play(lobby, tid))
@@ -293,7 +292,7 @@ def test_B4_missed_small_blind_may_wait_for_the_big_blind(lobby: LobbyStub) -> N
 # ---------------------------------------------------------------- B5
 
 
-def test_B5_owes_at_most_one_big_and_one_small_blind(lobby: LobbyStub) -> None:
+def test_B5_owes_at_most_one_big_and_one_small_blind(lobby: LobbyClient) -> None:
     tid = create_table(lobby, max_orbits_away=10).table_id
     players = seated(lobby, tid, [1, 2, 3, 4, 5])
     play(lobby, tid)  # button 1, SB 2, BB 3
@@ -311,7 +310,7 @@ def test_B5_owes_at_most_one_big_and_one_small_blind(lobby: LobbyStub) -> None:
 
 
 def test_B5_seat_lost_after_the_configured_orbits_chips_back_to_balance(
-    lobby: LobbyStub,
+    lobby: LobbyClient,
 ) -> None:
     table = create_table(lobby, max_orbits_away=1)
     assert table.max_orbits_away == 1
@@ -333,7 +332,7 @@ def test_B5_seat_lost_after_the_configured_orbits_chips_back_to_balance(
     assert after.granted == before.granted and after.at_tables == before.at_tables - BUY_IN
 
 
-def test_B5_the_lobby_default_orbits_when_create_table_leaves_it_unset(lobby: LobbyStub) -> None:
+def test_B5_the_lobby_default_orbits_when_create_table_leaves_it_unset(lobby: LobbyClient) -> None:
     assert create_table(lobby).max_orbits_away == 3  # LOBBY_MAX_ORBITS_AWAY's default
     assert create_table(lobby, max_orbits_away=0).max_orbits_away == 0
 
@@ -341,7 +340,7 @@ def test_B5_the_lobby_default_orbits_when_create_table_leaves_it_unset(lobby: Lo
 # ---------------------------------------------------------------- B6, S3 stud
 
 
-def test_B6_stud_player_sitting_out_is_not_dealt_in_and_owes_nothing(lobby: LobbyStub) -> None:
+def test_B6_stud_player_sitting_out_is_not_dealt_in_and_owes_nothing(lobby: LobbyClient) -> None:
     tid = create_table(lobby, STUD, seats=4).table_id
     players = seated(lobby, tid, [1, 2, 3])
     first = play(lobby, tid)
@@ -357,7 +356,7 @@ def test_B6_stud_player_sitting_out_is_not_dealt_in_and_owes_nothing(lobby: Lobb
     assert dealt(back) == [1, 2, 3] and posts(back) == []  # nothing to make up
 
 
-def test_B6_stud_seat_lost_after_the_configured_orbits(lobby: LobbyStub) -> None:
+def test_B6_stud_seat_lost_after_the_configured_orbits(lobby: LobbyClient) -> None:
     """Stud has no blinds: an orbit away is as many hands as the table has seats."""
     tid = create_table(lobby, STUD, seats=3, max_orbits_away=0).table_id
     players = seated(lobby, tid, [1, 2, 3])
@@ -371,7 +370,7 @@ def test_B6_stud_seat_lost_after_the_configured_orbits(lobby: LobbyStub) -> None
     assert players[3].get().balance == 100_000
 
 
-def test_S3_auto_post_off_not_dealt_in_without_im_in(lobby: LobbyStub) -> None:
+def test_S3_auto_post_off_not_dealt_in_without_im_in(lobby: LobbyClient) -> None:
     tid = create_table(lobby, STUD, seats=4).table_id
     players = seated(lobby, tid, [1, 2, 3])
     assert seat_info(lobby, tid, 3).auto_post  # on by default (S3)
@@ -390,7 +389,7 @@ def test_S3_auto_post_off_not_dealt_in_without_im_in(lobby: LobbyStub) -> None:
 # ---------------------------------------------------------------- D3 heads-up
 
 
-def test_D3_heads_up_from_three_players_button_posts_the_small_blind(lobby: LobbyStub) -> None:
+def test_D3_heads_up_from_three_players_button_posts_the_small_blind(lobby: LobbyClient) -> None:
     tid = create_table(lobby).table_id
     players = seated(lobby, tid, [1, 2, 3])
     assert positions(play(lobby, tid)) == (1, 2, 3)
@@ -420,7 +419,7 @@ def test_D3_heads_up_from_three_players_button_posts_the_small_blind(lobby: Lobb
     assert not after.button_dead
 
 
-def test_S3_im_in_said_during_a_hand_is_for_the_next_one(lobby: LobbyStub) -> None:
+def test_S3_im_in_said_during_a_hand_is_for_the_next_one(lobby: LobbyClient) -> None:
     """The table service plans hand n+1 as it reports hand n (FinishHand
     plan_next), so "I'm in" must reach the lobby while hand n runs: it then counts
     for n+1 even when hand n was the player's "I'm in" hand."""

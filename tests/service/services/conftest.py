@@ -17,9 +17,9 @@ import pytest
 
 from poker.betting.v1.betting_pb2_grpc import BettingStub
 from poker.dealer.v1 import dealer_pb2, dealer_pb2_grpc
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
 from poker.showdown.v1 import showdown_pb2_grpc
 from services.dealer.audit import audit_reveal
+from tests.support.lobby import LobbyClient, lobby_client
 from tests.support.postgres import PostgresServer
 
 from .lobby_support import assert_invariant
@@ -76,7 +76,7 @@ class AuditingDealer:
 
 
 def _dealer(process: ServiceProcess) -> Iterator[AuditingDealer]:
-    with grpc.insecure_channel(process.target) as channel:
+    with process.channel("table") as channel:
         dealer = AuditingDealer(channel)
         yield dealer
         dealer.close_all()
@@ -94,7 +94,7 @@ def strict_dealer(strict_dealer_process: ServiceProcess) -> Iterator[AuditingDea
 
 @pytest.fixture
 def showdown(showdown_process: ServiceProcess) -> Iterator[showdown_pb2_grpc.ShowdownStub]:
-    with grpc.insecure_channel(showdown_process.target) as channel:
+    with showdown_process.channel("table") as channel:
         yield showdown_pb2_grpc.ShowdownStub(channel)
 
 
@@ -106,7 +106,7 @@ def betting_process() -> Iterator[ServiceProcess]:
 
 @pytest.fixture
 def betting(betting_process: ServiceProcess) -> Iterator[BettingStub]:
-    with grpc.insecure_channel(betting_process.target) as channel:
+    with betting_process.channel("table") as channel:
         yield BettingStub(channel)
 
 
@@ -128,8 +128,8 @@ def lobby_process(lobby_db: str) -> Iterator[ServiceProcess]:
 
 
 @pytest.fixture
-def lobby(lobby_process: ServiceProcess) -> Iterator[LobbyStub]:
-    with grpc.insecure_channel(lobby_process.target) as channel:
-        stub = LobbyStub(channel)
+def lobby(lobby_process: ServiceProcess) -> Iterator[LobbyClient]:
+    """The lobby as the table (hand protocol) and the operator (the rest) call it."""
+    with lobby_client(lobby_process) as stub:
         yield stub
         assert_invariant(stub)

@@ -18,7 +18,8 @@ import pytest
 
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as pb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
+from poker.lobby.v1.lobby_pb2_grpc import LobbyOperatorStub
+from tests.support.lobby import LobbyClient
 
 STUD = common.GameConfig(game=common.GAME_STUD, ante=25, bring_in=50, small_bet=100, big_bet=200)
 DRAW = common.GameConfig(game=common.GAME_DRAW_7A, small_bet=100, big_bet=200)  # blinds 50/100
@@ -35,7 +36,7 @@ def code_of(call: Callable[[], Any]) -> grpc.StatusCode:
     return error.code()
 
 
-def assert_invariant(lobby: LobbyStub) -> pb.LedgerTotals:
+def assert_invariant(lobby: LobbyOperatorStub) -> pb.LedgerTotals:
     t = lobby.GetLedgerTotals(pb.GetLedgerTotalsRequest(), timeout=5)
     assert t.granted == t.balances + t.at_tables, t
     assert (t.ledger_balances, t.ledger_tables) == (t.balances, t.at_tables), t
@@ -45,7 +46,7 @@ def assert_invariant(lobby: LobbyStub) -> pb.LedgerTotals:
 class Player:
     """A registered player: id and token, and calls made on their behalf."""
 
-    def __init__(self, lobby: LobbyStub, name: str, balance: int = 0) -> None:
+    def __init__(self, lobby: LobbyClient, name: str, balance: int = 0) -> None:
         reply = lobby.RegisterPlayer(
             pb.RegisterPlayerRequest(name=name, initial_balance=balance), timeout=5
         )
@@ -80,12 +81,12 @@ class Player:
         return reply
 
 
-def players(lobby: LobbyStub, *names: str) -> list[Player]:
+def players(lobby: LobbyClient, *names: str) -> list[Player]:
     """A registered player for each name, in order."""
     return [Player(lobby, name) for name in names]
 
 
-def create(lobby: LobbyStub, config: common.GameConfig = STUD, **fields: Any) -> pb.Table:
+def create(lobby: LobbyClient, config: common.GameConfig = STUD, **fields: Any) -> pb.Table:
     request = pb.CreateTableRequest(
         name=fields.pop("name", "table"),
         config=config,
@@ -97,22 +98,25 @@ def create(lobby: LobbyStub, config: common.GameConfig = STUD, **fields: Any) ->
     return table
 
 
-def table_of(lobby: LobbyStub, table_id: str) -> pb.Table:
+def table_of(lobby: LobbyClient, table_id: str) -> pb.Table:
     table: pb.Table = lobby.GetTable(pb.GetTableRequest(table_id=table_id), timeout=5)
     return table
 
 
-def stacks(lobby: LobbyStub, table_id: str) -> dict[int, int]:
+def stacks(lobby: LobbyClient, table_id: str) -> dict[int, int]:
     return {s.seat: s.stack for s in table_of(lobby, table_id).occupied}
 
 
-def next_hand(lobby: LobbyStub, table_id: str) -> pb.NextHandResponse:
+def next_hand(lobby: LobbyClient, table_id: str) -> pb.NextHandResponse:
     reply: pb.NextHandResponse = lobby.NextHand(pb.NextHandRequest(table_id=table_id), timeout=5)
     return reply
 
 
 def finish(
-    lobby: LobbyStub, table_id: str, hand: pb.NextHandResponse, final: dict[int, int] | None = None
+    lobby: LobbyClient,
+    table_id: str,
+    hand: pb.NextHandResponse,
+    final: dict[int, int] | None = None,
 ) -> pb.FinishHandResponse:
     """Finish with ``final`` stacks by seat (default: unchanged)."""
     final = final or {s.seat: s.stack for s in hand.dealt_in}

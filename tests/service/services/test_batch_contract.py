@@ -19,6 +19,7 @@ from google.protobuf.descriptor import Descriptor, FileDescriptor, ServiceDescri
 from prometheus_client import REGISTRY
 
 import poker
+from devroom.launcher import shared_pki
 from poker.betting.v1 import betting_pb2
 from poker.common.v1 import batch_pb2, common_pb2
 from poker.common.v1.batch_pb2 import Call, CallBatch, ReplyBatch
@@ -39,7 +40,7 @@ INTERNAL: dict[str, ServiceDescriptor] = {
     "betting": betting_pb2.DESCRIPTOR.services_by_name["Betting"],
     "dealer": dealer_pb2.DESCRIPTOR.services_by_name["Dealer"],
     "showdown": showdown_pb2.DESCRIPTOR.services_by_name["Showdown"],
-    "lobby": lobby_pb2.DESCRIPTOR.services_by_name["Lobby"],
+    "lobby": lobby_pb2.DESCRIPTOR.services_by_name["LobbyHands"],  # the table's calls
 }
 BATCHED = {
     "betting": ["LegalActions", "ApplyAction", "ApplyTimeout", "StartRound"],
@@ -81,8 +82,17 @@ def test_every_internal_service_has_exactly_the_one_batched_method(name: str) ->
 
 def test_the_lobby_keeps_its_players_calls_unary() -> None:
     batched = batched_methods(INTERNAL["lobby"])
-    for unary in ("Authenticate", "ListTables", "GetTable", "SitDown", "GetLedgerTotals"):
-        assert unary not in batched
+    assert "Authenticate" not in batched
+    services = lobby_pb2.DESCRIPTOR.services_by_name
+    # The player plane and the operator's calls: unary, and not batched.
+    for name, unary in (
+        ("Lobby", ("ListTables", "GetTable", "SitDown")),
+        ("LobbyOperator", ("GetLedgerTotals",)),
+    ):
+        assert not batched_methods(services[name]), name
+        methods = services[name].methods_by_name
+        for method in unary:
+            assert not (methods[method].client_streaming or methods[method].server_streaming)
 
 
 def test_no_proto_but_the_common_one_defines_the_contract() -> None:
@@ -109,7 +119,8 @@ def test_servicers_serve_batch_and_nothing_else_streamed() -> None:
 def test_the_table_client_batches_what_the_protos_mark() -> None:
     async def streams() -> dict[str, list[str]]:
         addresses = clients.Addresses(*(["127.0.0.1:1"] * 4))
-        downstream = clients.Downstream(addresses, 1.0)
+        tls_dir = str(shared_pki().dir("table"))
+        downstream = clients.Downstream(addresses, 1.0, tls_dir=tls_dir)
         try:
             return {name: list(s.methods) for name, s in downstream.streams.items()}
         finally:

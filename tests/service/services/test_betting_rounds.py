@@ -39,8 +39,8 @@ DRAW_NL = common.GameConfig(
 
 def test_betting_is_healthy_and_listed_by_reflection(betting_process: ServiceProcess) -> None:
     for checked in ("", SERVICE):
-        assert health_status(betting_process.target, checked) == SERVING
-    listed = reflected_services(betting_process.target)
+        assert health_status(betting_process, checked) == SERVING
+    listed = reflected_services(betting_process)
     assert SERVICE in listed and "grpc.health.v1.Health" in listed
 
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 import grpc
 
 from poker.lobby.v1 import lobby_pb2 as pb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
+from tests.support.lobby import LobbyClient
 
 from . import lobby_support as support
 
 # ---------------------------------------------------------------- FinishHand checks
 
 
-def test_finish_hand_refusals_change_nothing(lobby: LobbyStub) -> None:
+def test_finish_hand_refusals_change_nothing(lobby: LobbyClient) -> None:
     table = support.create(lobby, support.DRAW)
     tid = table.table_id
     alice = support.Player(lobby, "alice")
@@ -103,7 +103,7 @@ def test_finish_hand_refusals_change_nothing(lobby: LobbyStub) -> None:
     assert support.stacks(lobby, tid) == final and alice.get().at_tables == 0
 
 
-def test_voided_hand_leaves_everything_as_before(lobby: LobbyStub) -> None:
+def test_voided_hand_leaves_everything_as_before(lobby: LobbyClient) -> None:
     table = support.create(lobby, support.DRAW)
     tid = table.table_id
     for seat, name in ((1, "a"), (2, "b"), (3, "c")):
@@ -131,7 +131,7 @@ def test_voided_hand_leaves_everything_as_before(lobby: LobbyStub) -> None:
 # ---------------------------------------------------------------- stand-ups during a hand
 
 
-def test_stand_up_during_the_hand_is_pending_until_it_finishes(lobby: LobbyStub) -> None:
+def test_stand_up_during_the_hand_is_pending_until_it_finishes(lobby: LobbyClient) -> None:
     table = support.create(lobby, support.STUD)
     tid = table.table_id
     alice, bob, carol = support.players(lobby, "alice", "bob", "carol")
@@ -154,7 +154,7 @@ def test_stand_up_during_the_hand_is_pending_until_it_finishes(lobby: LobbyStub)
     assert not support.next_hand(lobby, tid).play
 
 
-def test_pending_stand_up_happens_when_the_hand_is_voided(lobby: LobbyStub) -> None:
+def test_pending_stand_up_happens_when_the_hand_is_voided(lobby: LobbyClient) -> None:
     table = support.create(lobby, support.STUD)
     tid = table.table_id
     alice, bob = support.players(lobby, "alice", "bob")
@@ -168,7 +168,7 @@ def test_pending_stand_up_happens_when_the_hand_is_voided(lobby: LobbyStub) -> N
     assert support.stacks(lobby, tid) == {1: 1000} and bob.get().balance == 100_000
 
 
-def test_busted_seat_stays_until_its_player_stands_up(lobby: LobbyStub) -> None:
+def test_busted_seat_stays_until_its_player_stands_up(lobby: LobbyClient) -> None:
     """A stack of 0 is not dealt in (NO_CHIPS) but keeps the seat; StandUp frees it."""
     table = support.create(lobby, support.STUD)
     tid = table.table_id

@@ -15,8 +15,8 @@ import pytest
 
 from poker.common.v1.batch_pb2 import CallBatch
 from poker.lobby.v1 import lobby_pb2 as pb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
 from tests.support.batching import call, response
+from tests.support.lobby import LobbyClient
 
 from . import lobby_support as support
 from .process import ServiceProcess
@@ -24,7 +24,9 @@ from .process import ServiceProcess
 # ---------------------------------------------------------------- hands: stud (S3, B6)
 
 
-def test_stud_hand_plan_and_result__S3_B6(lobby: LobbyStub, lobby_process: ServiceProcess) -> None:
+def test_stud_hand_plan_and_result__S3_B6(
+    lobby: LobbyClient, lobby_process: ServiceProcess
+) -> None:
     table = support.create(lobby, support.STUD)
     tid = table.table_id
     alice, bob, carol = support.players(lobby, "alice", "bob", "carol")
@@ -69,7 +71,7 @@ def test_stud_hand_plan_and_result__S3_B6(lobby: LobbyStub, lobby_process: Servi
     assert record["table_id"] == tid
 
 
-def test_next_hand_is_idempotent_while_the_hand_is_in_progress(lobby: LobbyStub) -> None:
+def test_next_hand_is_idempotent_while_the_hand_is_in_progress(lobby: LobbyClient) -> None:
     """The table service may retry NextHand after a timeout: same plan, same hand_id."""
     table = support.create(lobby, support.STUD)
     tid = table.table_id
@@ -84,7 +86,7 @@ def test_next_hand_is_idempotent_while_the_hand_is_in_progress(lobby: LobbyStub)
     assert len(support.next_hand(lobby, tid).dealt_in) == 3
 
 
-def test_finish_hand_can_plan_the_next_hand_in_the_same_call(lobby: LobbyStub) -> None:
+def test_finish_hand_can_plan_the_next_hand_in_the_same_call(lobby: LobbyClient) -> None:
     """plan_next: the table service reports a hand and gets the next one in one call;
     a retry of that report gets the same next hand (NextHand is idempotent)."""
     table = support.create(lobby, support.STUD)
@@ -105,7 +107,7 @@ def test_finish_hand_can_plan_the_next_hand_in_the_same_call(lobby: LobbyStub) -
     support.assert_invariant(lobby)
 
 
-def test_batches_answer_like_the_unary_calls__B6(lobby: LobbyStub) -> None:
+def test_batches_answer_like_the_unary_calls__B6(lobby: LobbyClient) -> None:
     """The table service's Batch stream: NextHand, FinishHand and VoidPendingHand
     several to a message, answered in order by one message with what the unary
     calls answer; a refused call is its reply's error (the unary call's code and
@@ -199,7 +201,7 @@ def test_batches_answer_like_the_unary_calls__B6(lobby: LobbyStub) -> None:
 # ---------------------------------------------------------------- hands: draw (B1, B2)
 
 
-def test_draw_button_and_blinds_move_each_hand__B1(lobby: LobbyStub) -> None:
+def test_draw_button_and_blinds_move_each_hand__B1(lobby: LobbyClient) -> None:
     table = support.create(lobby, support.DRAW)
     tid = table.table_id
     for seat, name in ((1, "a"), (2, "b"), (3, "c")):
@@ -227,7 +229,7 @@ def test_draw_button_and_blinds_move_each_hand__B1(lobby: LobbyStub) -> None:
     support.finish(lobby, tid, third)
 
 
-def test_new_player_between_button_and_blinds_waits__B2(lobby: LobbyStub) -> None:
+def test_new_player_between_button_and_blinds_waits__B2(lobby: LobbyClient) -> None:
     table = support.create(lobby, support.DRAW)
     tid = table.table_id
     for seat, name in ((1, "a"), (2, "b"), (3, "c")):
@@ -246,7 +248,7 @@ def test_new_player_between_button_and_blinds_waits__B2(lobby: LobbyStub) -> Non
     support.finish(lobby, tid, fourth)
 
 
-def test_new_player_may_wait_for_the_big_blind__B2c(lobby: LobbyStub) -> None:
+def test_new_player_may_wait_for_the_big_blind__B2c(lobby: LobbyClient) -> None:
     table = support.create(lobby, support.DRAW)
     tid = table.table_id
     for seat, name in ((1, "a"), (2, "b"), (3, "c")):

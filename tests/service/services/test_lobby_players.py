@@ -14,14 +14,14 @@ import pytest
 
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as pb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
+from tests.support.lobby import LobbyClient
 
 from . import lobby_support as support
 
 # ---------------------------------------------------------------- players and tokens
 
 
-def test_register_grants_the_default_balance_and_a_secret_token(lobby: LobbyStub) -> None:
+def test_register_grants_the_default_balance_and_a_secret_token(lobby: LobbyClient) -> None:
     before = support.assert_invariant(lobby)
     alice = support.Player(lobby, "alice")
     bob = support.Player(lobby, "bob", 5_000)
@@ -33,7 +33,7 @@ def test_register_grants_the_default_balance_and_a_secret_token(lobby: LobbyStub
     assert after.granted - before.granted == 105_000
 
 
-def test_wrong_token_is_permission_denied_and_unknown_player_not_found(lobby: LobbyStub) -> None:
+def test_wrong_token_is_permission_denied_and_unknown_player_not_found(lobby: LobbyClient) -> None:
     alice = support.Player(lobby, "alice")
     table = support.create(lobby)
     wrong = pb.GetPlayerRequest(player_id=alice.id, token=alice.token + "x")
@@ -50,7 +50,7 @@ def test_wrong_token_is_permission_denied_and_unknown_player_not_found(lobby: Lo
     assert support.code_of(lambda: lobby.Authenticate(auth)) == grpc.StatusCode.PERMISSION_DENIED
 
 
-def test_authenticate_returns_the_seat_at_a_table(lobby: LobbyStub) -> None:
+def test_authenticate_returns_the_seat_at_a_table(lobby: LobbyClient) -> None:
     alice = support.Player(lobby, "alice")
     table = support.create(lobby)
     request = pb.AuthenticateRequest(player_id=alice.id, token=alice.token)
@@ -68,7 +68,9 @@ def test_authenticate_returns_the_seat_at_a_table(lobby: LobbyStub) -> None:
     ("name", "balance"),
     [("", 0), ("   ", 0), ("x" * 33, 0), ("bad\nname", 0), ("ok", -1), ("ok", 10**15)],
 )
-def test_register_refuses_bad_names_and_amounts(lobby: LobbyStub, name: str, balance: int) -> None:
+def test_register_refuses_bad_names_and_amounts(
+    lobby: LobbyClient, name: str, balance: int
+) -> None:
     before = support.assert_invariant(lobby)
     request = pb.RegisterPlayerRequest(name=name, initial_balance=balance)
     assert support.code_of(lambda: lobby.RegisterPlayer(request)) == support.INVALID
@@ -78,7 +80,7 @@ def test_register_refuses_bad_names_and_amounts(lobby: LobbyStub, name: str, bal
 # ---------------------------------------------------------------- tables
 
 
-def test_create_table_defaults_and_list_by_game(lobby: LobbyStub) -> None:
+def test_create_table_defaults_and_list_by_game(lobby: LobbyClient) -> None:
     stud = support.create(
         lobby, support.STUD, name="stud 1/2", seats=7, min_buy_in=2000, max_buy_in=10_000
     )
@@ -146,7 +148,7 @@ def _stud(**fields: Any) -> common.GameConfig:
     ],
 )
 def test_create_table_refuses_bad_definitions(
-    lobby: LobbyStub, why: str, fields: dict[str, Any]
+    lobby: LobbyClient, why: str, fields: dict[str, Any]
 ) -> None:
     before = len(lobby.ListTables(pb.ListTablesRequest()).tables)
     fields = {"name": "t", "config": support.STUD, "seats": 8, "min_buy_in": 1000, **fields}
@@ -160,7 +162,7 @@ def test_create_table_refuses_bad_definitions(
 # ---------------------------------------------------------------- seats and money (S2)
 
 
-def test_sit_down_and_stand_up_move_money__S2(lobby: LobbyStub) -> None:
+def test_sit_down_and_stand_up_move_money__S2(lobby: LobbyClient) -> None:
     table = support.create(lobby, support.STUD, seats=3, min_buy_in=1000, max_buy_in=5000)
     tid = table.table_id
     alice, bob, carol, dave = (support.Player(lobby, n) for n in ("alice", "bob", "carol", "dave"))

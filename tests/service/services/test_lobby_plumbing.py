@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import grpc
 import pytest
 
 from poker.lobby.v1 import lobby_pb2 as pb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
 from tests.support.health import reflected_services
+from tests.support.lobby import LobbyClient, lobby_client
 from tests.support.metrics import scrape
 from tests.support.postgres import PostgresServer
 
@@ -24,9 +23,9 @@ from .process import ServiceProcess
 
 
 def test_lobby_is_listed_by_reflection_and_counts_in_metrics(
-    lobby: LobbyStub, lobby_process: ServiceProcess
+    lobby: LobbyClient, lobby_process: ServiceProcess
 ) -> None:
-    assert "poker.lobby.v1.Lobby" in reflected_services(lobby_process.target)
+    assert "poker.lobby.v1.Lobby" in reflected_services(lobby_process)
     table = support.create(lobby, support.DRAW)
     for name in ("a", "b"):
         support.Player(lobby, name).sit(table.table_id, 1000)
@@ -50,8 +49,7 @@ def test_restart_keeps_players_tables_and_seats(
     else:
         server: PostgresServer = request.getfixturevalue("postgres_server")
         env = {"LOBBY_DB": server.database()}
-    with ServiceProcess("lobby", env) as first, grpc.insecure_channel(first.target) as channel:
-        lobby = LobbyStub(channel)
+    with ServiceProcess("lobby", env) as first, lobby_client(first) as lobby:
         table = support.create(lobby, support.STUD, name="durable")
         tid = table.table_id
         alice, bob, carol = support.players(lobby, "alice", "bob", "carol")
@@ -64,8 +62,7 @@ def test_restart_keeps_players_tables_and_seats(
         hand = support.next_hand(lobby, tid)
         assert carol.stand(tid).pending
         totals = support.assert_invariant(lobby)
-    with ServiceProcess("lobby", env) as second, grpc.insecure_channel(second.target) as channel:
-        lobby = LobbyStub(channel)
+    with ServiceProcess("lobby", env) as second, lobby_client(second) as lobby:
         alice.lobby = bob.lobby = carol.lobby = lobby
         assert support.assert_invariant(lobby).granted == totals.granted
         assert (alice.get().balance, alice.get().at_tables) == (99_000, 1200)
@@ -84,7 +81,7 @@ def test_restart_keeps_players_tables_and_seats(
         support.finish(lobby, tid, fresh)
 
 
-def test_list_hands_pages_on_both_stores(lobby: LobbyStub) -> None:
+def test_list_hands_pages_on_both_stores(lobby: LobbyClient) -> None:
     """ListHands' keyset pages (planned_at, hand_id) run the same SQL on SQLite and
     PostgreSQL: together they are the table's hands once each, newest first."""
     tid = support.create(lobby, support.STUD, name="pages").table_id

@@ -8,6 +8,7 @@ from typing import Any
 import grpc
 import pytest
 
+from devroom.launcher import shared_pki
 from service_kit import (
     ConfigError,
     InvalidArgumentError,
@@ -23,15 +24,27 @@ from service_kit.settings import env_bool, env_float, env_int
 
 
 def test_server_settings_defaults_and_overrides() -> None:
-    defaults = ServerSettings.from_env(default_port=50051, default_metrics_port=9101, environ={})
+    tls = {"TLS_DIR": str(shared_pki().dir("dealer"))}  # required: mutual TLS
+    defaults = ServerSettings.from_env(default_port=50051, default_metrics_port=9101, environ=tls)
     assert (defaults.host, defaults.port, defaults.metrics_port) == ("127.0.0.1", 50051, 9101)
     assert (defaults.log_level, defaults.drain_seconds, defaults.grace_seconds) == ("info", 0, 5)
+    assert (defaults.tls_dir, defaults.plaintext) == (tls["TLS_DIR"], False)
     custom = ServerSettings.from_env(
         default_port=1,
         default_metrics_port=2,
-        environ={"PORT": "0", "METRICS_PORT": "9999", "LOG_LEVEL": "debug"},
+        environ={"PORT": "0", "METRICS_PORT": "9999", "LOG_LEVEL": "debug", **tls},
     )
     assert (custom.port, custom.metrics_port, custom.log_level) == (0, 9999, "debug")
+
+
+def test_server_settings_require_a_tls_dir_unless_plaintext() -> None:
+    """No TLS_DIR: the service refuses to start (GRPC_PLAINTEXT=1 is the bench's)."""
+    with pytest.raises(ConfigError, match="TLS_DIR is required"):
+        ServerSettings.from_env(default_port=1, default_metrics_port=2, environ={})
+    bench = ServerSettings.from_env(
+        default_port=1, default_metrics_port=2, environ={"GRPC_PLAINTEXT": "1"}
+    )
+    assert (bench.tls_dir, bench.plaintext) == ("", True)
 
 
 @pytest.mark.parametrize(

@@ -41,7 +41,7 @@ def test_services_are_healthy_and_listed_by_reflection(
     processes: dict[str, ServiceProcess],
 ) -> None:
     for name, service in SERVICES.items():
-        target = processes[name].target
+        target = processes[name]
         for checked in ("", service):
             assert health_status(target, checked) == SERVING, (name, checked)
         listed = reflected_services(target)
@@ -56,7 +56,7 @@ def test_logs_are_json_lines_with_hand_and_table_ids(processes: dict[str, Servic
     assert "timestamp" in serving
     # The startup heap was frozen out of the GC's reach (service_kit.heap).
     assert serving["gc_frozen_objects"] > 10_000
-    with grpc.insecure_channel(dealer.target) as channel:
+    with dealer.channel("table") as channel:
         stub = dealer_pb2_grpc.DealerStub(channel)
         request = dealer_pb2.OpenDeckRequest(
             game=common.GAME_STUD, players=2, hand_id="hand-42", table_id="table-7"
@@ -65,17 +65,19 @@ def test_logs_are_json_lines_with_hand_and_table_ids(processes: dict[str, Servic
         stub.CloseDeck(dealer_pb2.CloseDeckRequest(deck_id=deck_id), timeout=5)
     deadline = time.monotonic() + 5
     while True:
-        mine = [r for r in dealer.records() if r.get("deck_id") == deck_id]
+        mine = [r for r in dealer.records() if r.get("hand_id") == "hand-42"]
         if [r["event"] for r in mine] == ["deck opened", "deck closed"]:
             break
         assert time.monotonic() < deadline, dealer.log
         time.sleep(0.02)
     assert all((r["hand_id"], r["table_id"]) == ("hand-42", "table-7") for r in mine), mine
+    # never the deck id: it is as secret as the cards (whoever holds it can close the deck)
+    assert deck_id not in dealer.log and not any("deck_id" in r for r in mine), mine
 
 
 def test_metrics_expose_standard_grpc_families(processes: dict[str, ServiceProcess]) -> None:
     dealer, showdown = processes["dealer"], processes["showdown"]
-    with grpc.insecure_channel(dealer.target) as channel:
+    with dealer.channel("table") as channel:
         stub = dealer_pb2_grpc.DealerStub(channel)
         opened = stub.OpenDeck(
             dealer_pb2.OpenDeckRequest(game=common.GAME_STUD, players=2), timeout=5
@@ -83,7 +85,7 @@ def test_metrics_expose_standard_grpc_families(processes: dict[str, ServiceProce
         stub.CloseDeck(dealer_pb2.CloseDeckRequest(deck_id=opened.deck_id), timeout=5)
         with pytest.raises(grpc.RpcError):
             stub.Deal(dealer_pb2.DealRequest(deck_id="gone", count=1), timeout=5)
-    with grpc.insecure_channel(showdown.target) as channel:
+    with showdown.channel("table") as channel:
         showdown_pb2_grpc.ShowdownStub(channel).Settle(
             showdown_pb2.SettleRequest(
                 config=common.GameConfig(
@@ -98,7 +100,7 @@ def test_metrics_expose_standard_grpc_families(processes: dict[str, ServiceProce
             ),
             timeout=5,
         )
-    reflected_services(dealer.target)  # a bidirectional stream
+    reflected_services(dealer)  # a bidirectional stream
 
     samples = scrape(dealer)
 
@@ -140,7 +142,7 @@ def test_metrics_expose_standard_grpc_families(processes: dict[str, ServiceProce
 def test_sigterm_goes_not_serving_then_exits_cleanly(event_loop: str) -> None:
     """On either event loop (EVENT_LOOP; uvloop is the default)."""
     with ServiceProcess("dealer", {"SHUTDOWN_DRAIN_S": "1", "EVENT_LOOP": event_loop}) as process:
-        with grpc.insecure_channel(process.target) as channel:
+        with process.channel("table") as channel:
             health = health_stub(channel)
             request = health_pb2.HealthCheckRequest(service=SERVICES["dealer"])
             assert health.Check(request, timeout=5).status == health_pb2.HealthCheckResponse.SERVING

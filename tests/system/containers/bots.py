@@ -5,10 +5,10 @@ restarts containers and checks the outcome.
 The tables and bots are the main job's (:func:`devroom.room.table_specs`: Seven
 Card Stud, Stud Hi-Lo and 7-A draw in fixed, pot and no limit; random, calling
 station and hand-strength bots), played through the table container's ``Play``
-streams with the bot SDK (:func:`poker_bots.play`), which reconnects when the table
-service is UNAVAILABLE (a restart).  A bot that goes broke rebuys between hands.
-:meth:`PlayingRoom.finish` stands everyone up and stops the bots; what they hold
-then, and their errors, are kept for the tests.
+streams on its public port (TLS) with the bot SDK (:func:`poker_bots.play`), which
+reconnects when the table service is UNAVAILABLE (a restart).  A bot that goes
+broke rebuys between hands.  :meth:`PlayingRoom.finish` stands everyone up and
+stops the bots; what they hold then, and their errors, are kept for the tests.
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
 from poker_bots import make_bot, play
+from poker_wire.channels import Stubs, player_channel, service_channel
+
+from .stack import ContainerStack
 
 CLOCK_MS = 5_000
 START_TIMEOUT_S = 60.0
@@ -44,9 +47,8 @@ class Outcome:
 class PlayingRoom:
     """Tables of every game with bots playing until :meth:`finish`."""
 
-    def __init__(self, lobby: str, table: str) -> None:
-        self.lobby_target = lobby
-        self.table_target = table
+    def __init__(self, stack: ContainerStack) -> None:
+        self.stack = stack
         self.labels: dict[str, str] = {}  # table_id -> label ("Seven Card Stud", ...)
         self.games: dict[str, common.Game.ValueType] = {}  # table_id -> its game
         self.outcome = Outcome()
@@ -98,12 +100,19 @@ class PlayingRoom:
             self._ready.set()
 
     async def _play(self) -> None:
+        # As the main job does: the lobby as the operator (tables, play money,
+        # over mutual TLS), the bots at the table's public port.
+        pki = self.stack.pki
         async with (
-            grpc.aio.insecure_channel(self.lobby_target) as lobby_channel,
-            grpc.aio.insecure_channel(self.table_target) as table_channel,
+            service_channel(self.stack.target("lobby"), pki.dir("operator")) as lobby_channel,
+            player_channel(self.stack.public_target("table"), pki.ca_file) as table_channel,
         ):
             table_stub = table_pb2_grpc.TableServiceStub(table_channel)
-            room = Room(lobby_pb2_grpc.LobbyStub(lobby_channel), table_stub)
+            lobby = Stubs(
+                lobby_pb2_grpc.LobbyStub(lobby_channel),
+                lobby_pb2_grpc.LobbyOperatorStub(lobby_channel),
+            )
+            room = Room(lobby, table_stub)
             await room.create(table_specs(), CLOCK_MS)
             self.labels = {t.table_id: t.spec.label for t in room.tables}
             self.games = {t.table_id: t.spec.config.game for t in room.tables}

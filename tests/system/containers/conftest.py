@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import grpc
 import pytest
@@ -30,6 +31,7 @@ from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
+from poker_wire.channels import Stubs
 
 from .bots import Outcome, PlayingRoom
 from .stack import ContainerStack
@@ -74,9 +76,20 @@ class Run:
         )
 
 
+if TYPE_CHECKING:
+
+    class StaffLobby(lobby_pb2_grpc.LobbyStub, lobby_pb2_grpc.LobbyOperatorStub):
+        """The lobby's player plane and the operator's calls on one object."""
+
+else:
+    StaffLobby = Stubs
+
+
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ContainerStack]:
-    running = ContainerStack(tmp_path_factory.mktemp("lobby-data"), STACK_ENV).start()
+    running = ContainerStack(
+        tmp_path_factory.mktemp("lobby-data"), tmp_path_factory.mktemp("pki"), STACK_ENV
+    ).start()
     try:
         yield running
     finally:
@@ -84,17 +97,20 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ContainerStack]:
 
 
 @pytest.fixture(scope="module")
-def lobby(stack: ContainerStack) -> Iterator[lobby_pb2_grpc.LobbyStub]:
-    with grpc.insecure_channel(stack.target("lobby")) as channel:
-        yield lobby_pb2_grpc.LobbyStub(channel)
+def lobby(stack: ContainerStack) -> Iterator[StaffLobby]:
+    """The lobby as the operator (the ledger, the hand records, the tables),
+    over mutual TLS on its internal port."""
+    with stack.channel("lobby", "operator") as channel:
+        merged = Stubs(lobby_pb2_grpc.LobbyStub(channel), lobby_pb2_grpc.LobbyOperatorStub(channel))
+        yield cast(StaffLobby, merged)
 
 
-def totals(lobby: lobby_pb2_grpc.LobbyStub) -> lpb.LedgerTotals:
+def totals(lobby: StaffLobby) -> lpb.LedgerTotals:
     reply: lpb.LedgerTotals = lobby.GetLedgerTotals(lpb.GetLedgerTotalsRequest(), timeout=10)
     return reply
 
 
-def played(lobby: lobby_pb2_grpc.LobbyStub, table_ids: list[str]) -> dict[str, int]:
+def played(lobby: StaffLobby, table_ids: list[str]) -> dict[str, int]:
     """Finished hands per table, as the lobby counts them (voided ones do not count)."""
     return {
         t: lobby.GetTable(lpb.GetTableRequest(table_id=t), timeout=10).hands_played
@@ -103,7 +119,7 @@ def played(lobby: lobby_pb2_grpc.LobbyStub, table_ids: list[str]) -> dict[str, i
 
 
 def wait_played(
-    lobby: lobby_pb2_grpc.LobbyStub,
+    lobby: StaffLobby,
     room: PlayingRoom,
     wanted: dict[str, int],
     deadline: float,
@@ -124,9 +140,7 @@ def wait_played(
         time.sleep(0.5)
 
 
-def stall_report(
-    stack: ContainerStack, lobby: lobby_pb2_grpc.LobbyStub, room: PlayingRoom, table_id: str
-) -> str:
+def stall_report(stack: ContainerStack, lobby: StaffLobby, room: PlayingRoom, table_id: str) -> str:
     """Why a table is short of hands, for the failure's message: its seats at the
     lobby, its last hands, the table service's view of it, bots that stopped, and
     the table container's last log lines about it."""
@@ -146,7 +160,7 @@ def stall_report(
             f"hand {r.hand_id} {lpb.HandStatus.Name(r.status)} {r.void_reason}"
             for r in hand_records(lobby, table_id)[-3:]
         )
-        summary = {t.table_id: t for t in _list_tables(stack.target("table")).tables}.get(table_id)
+        summary = {t.table_id: t for t in _list_tables(stack).tables}.get(table_id)
         lines.append(f"table service: {summary}".replace("\n", " "))
     except grpc.RpcError as error:
         lines.append(f"(not read: {error})")
@@ -156,19 +170,20 @@ def stall_report(
     return "\n".join(lines)
 
 
-def _list_tables(target: str) -> tpb.ListTablesResponse:
-    with grpc.insecure_channel(target) as channel:
+def _list_tables(stack: ContainerStack) -> tpb.ListTablesResponse:
+    """The table service's tables, as a player lists them (its public port)."""
+    with stack.player_channel("table") as channel:
         listed: tpb.ListTablesResponse = table_pb2_grpc.TableServiceStub(channel).ListTables(
             tpb.ListTablesRequest(), timeout=10
         )
     return listed
 
 
-def in_progress(target: str) -> dict[str, str]:
-    return {t.table_id: t.current_hand_id for t in _list_tables(target).tables}
+def in_progress(stack: ContainerStack) -> dict[str, str]:
+    return {t.table_id: t.current_hand_id for t in _list_tables(stack).tables}
 
 
-def hand_records(lobby: lobby_pb2_grpc.LobbyStub, table_id: str) -> list[lpb.HandRecord]:
+def hand_records(lobby: StaffLobby, table_id: str) -> list[lpb.HandRecord]:
     """Every hand the lobby recorded for the table, oldest first (ListHands' pages)."""
     records: list[lpb.HandRecord] = []
     token = ""
@@ -184,10 +199,10 @@ def hand_records(lobby: lobby_pb2_grpc.LobbyStub, table_id: str) -> list[lpb.Han
 
 
 @pytest.fixture(scope="module")
-def run(stack: ContainerStack, lobby: lobby_pb2_grpc.LobbyStub) -> Run:
+def run(stack: ContainerStack, lobby: StaffLobby) -> Run:
     started = time.monotonic()
     deadline = started + PLAY_TIMEOUT_S
-    room = PlayingRoom(stack.target("lobby"), stack.target("table")).start()
+    room = PlayingRoom(stack).start()
     try:
         tables = list(room.labels)
 
@@ -203,7 +218,7 @@ def run(stack: ContainerStack, lobby: lobby_pb2_grpc.LobbyStub) -> Run:
             "before the restart",
             explain,
         )
-        hands_in_progress = in_progress(stack.target("table"))
+        hands_in_progress = in_progress(stack)
         before = played(lobby, tables)
         restart_began = time.time_ns() // 1_000_000
         stack["table"].restart()

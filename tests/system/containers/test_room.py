@@ -15,17 +15,15 @@ Checks, over one set of containers (see ``conftest.py``):
 
 from __future__ import annotations
 
-import grpc
 import pytest
 from grpc_health.v1 import health_pb2
 
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
-from poker.lobby.v1 import lobby_pb2_grpc
 from services.lobby.ring import VOIDED_AT_TAKEOVER, VOIDED_BY_TABLE
 from tests.support.typed_grpc import health_stub
 
-from .conftest import HANDS_AFTER_RESTART, HANDS_PER_TABLE, Run, totals
+from .conftest import HANDS_AFTER_RESTART, HANDS_PER_TABLE, Run, StaffLobby, totals
 from .stack import SERVICES, UID, ContainerStack
 
 # One worker runs every container test, against one set of containers (make test
@@ -48,7 +46,7 @@ def balanced(t: lpb.LedgerTotals) -> bool:
 
 def test_every_service_container_is_healthy(stack: ContainerStack) -> None:
     for name in SERVICES:
-        with grpc.insecure_channel(stack.target(name)) as channel:
+        with stack.channel(name, name) as channel:  # mutual TLS, as itself
             reply = health_stub(channel).Check(health_pb2.HealthCheckRequest(), timeout=5)
         assert reply.status == health_pb2.HealthCheckResponse.SERVING, name
         container = stack[name].wrapped
@@ -147,7 +145,7 @@ def test_the_ledger_balances_before_after_the_restart_and_at_the_end(run: Run) -
 
 
 def test_a_restarted_lobby_container_keeps_its_state(
-    stack: ContainerStack, lobby: lobby_pb2_grpc.LobbyStub, run: Run
+    stack: ContainerStack, lobby: StaffLobby, run: Run
 ) -> None:
     before = totals(lobby)
     tables = {t: lobby.GetTable(lpb.GetTableRequest(table_id=t), timeout=10) for t in run.labels}

@@ -36,6 +36,7 @@ from tests.support.room import Room
 from tests.support.stacks import stack_env, stop_stack
 
 SERVICES = (*BACKENDS, "table")
+PUBLIC = ("lobby", "table")  # the services with a public port
 STUD = common.GameConfig(game=common.GAME_STUD, ante=10, bring_in=20, small_bet=40, big_bet=80)
 BUY_IN = 1_000
 # A long action clock: a hand waits on its first turn until a test's players act,
@@ -49,10 +50,15 @@ class CrashRoom:
     database URL), SIGKILL and restart."""
 
     def __init__(self, db: Path | str) -> None:
-        ports = dict(zip(SERVICES, free_ports(len(SERVICES)), strict=True))
+        found = free_ports(len(SERVICES) + len(PUBLIC))
+        ports = dict(zip(SERVICES, found, strict=False))
         self.env: dict[str, dict[str, str]] = {
             name: {"PORT": str(ports[name]), "METRICS_PORT": "0"} for name in SERVICES
         }
+        # The players' ports too: a restarted lobby or table is found where the
+        # players' channels (the public ports) point.
+        for name, public in zip(PUBLIC, found[len(SERVICES) :], strict=True):
+            self.env[name]["PUBLIC_PORT"] = str(public)
         for name, settings in stack_env().items():
             self.env[name].update(settings)
         self.env["lobby"]["LOBBY_DB"] = str(db)
@@ -175,7 +181,7 @@ def reconnect(players: list[Player], table_id: str) -> None:
 
 def hands(room: Room, table_id: str) -> list[lpb.HandRecord]:
     """The lobby's record of the table's hands, oldest first."""
-    reply = room.lobby.ListHands(lpb.ListHandsRequest(table_id=table_id, limit=500), timeout=10)
+    reply = room.staff.ListHands(lpb.ListHandsRequest(table_id=table_id, limit=500), timeout=10)
     return list(reversed(reply.hands))
 
 

@@ -18,23 +18,34 @@ import pytest
 
 from devroom.launcher import ServiceProcess
 from poker.lobby.v1 import lobby_pb2 as pb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
+from poker.lobby.v1.lobby_pb2_grpc import LobbyHandsStub, LobbyOperatorStub, LobbyStub
 from services.lobby.ring import VOIDED_AT_TAKEOVER, VOIDED_BY_RESTART, VOIDED_BY_TABLE
 from tests.support.ports import free_ports
+from tests.support.stacks import public_channel
 
 from .conftest import BUY_IN, STUD, retry
 
 
 class Lobby:
-    """A lobby process on a fixed port and a SQLite file, restartable."""
+    """A lobby process on fixed ports and a SQLite file, restartable.
+
+    ``hands`` is the hand protocol as the table calls it (the ``table``
+    identity), ``staff`` the operator's calls (tables, the ledger, the hand
+    records), ``players`` the player plane at the public port."""
 
     def __init__(self, db: Path) -> None:
-        (port,) = free_ports(1)
-        self.env = {"LOBBY_DB": str(db), "PORT": str(port)}
+        port, public = free_ports(2)
+        self.env = {"LOBBY_DB": str(db), "PORT": str(port), "PUBLIC_PORT": str(public)}
         self.process = ServiceProcess("lobby", self.env)
         self.process.wait_serving()
-        self.channel = grpc.insecure_channel(self.process.target)
-        self.stub = LobbyStub(self.channel)
+        self.channels = [
+            self.process.channel("table"),
+            self.process.channel("operator"),
+            public_channel(self.process),
+        ]
+        self.hands = LobbyHandsStub(self.channels[0])
+        self.staff = LobbyOperatorStub(self.channels[1])
+        self.players = LobbyStub(self.channels[2])
 
     def kill_and_restart(self) -> None:
         self.process.proc.send_signal(signal.SIGKILL)
@@ -43,15 +54,15 @@ class Lobby:
         self.process.wait_serving()
 
     def table_with_two(self) -> str:
-        table = self.stub.CreateTable(
+        table = self.staff.CreateTable(
             pb.CreateTableRequest(name="voids", config=STUD, seats=2, min_buy_in=BUY_IN),
             timeout=10,
         )
-        self.players = []
+        self.seated: list[tuple[str, str]] = []
         for name in ("ann", "ben"):
-            reply = self.stub.RegisterPlayer(pb.RegisterPlayerRequest(name=name), timeout=10)
-            self.players.append((reply.player.player_id, reply.token))
-            self.stub.SitDown(
+            reply = self.players.RegisterPlayer(pb.RegisterPlayerRequest(name=name), timeout=10)
+            self.seated.append((reply.player.player_id, reply.token))
+            self.players.SitDown(
                 pb.SitDownRequest(
                     player_id=reply.player.player_id,
                     token=reply.token,
@@ -65,20 +76,20 @@ class Lobby:
 
     def next_hand(self, table_id: str) -> pb.NextHandResponse:
         plan: pb.NextHandResponse = retry(
-            lambda: self.stub.NextHand(pb.NextHandRequest(table_id=table_id), timeout=10)
+            lambda: self.hands.NextHand(pb.NextHandRequest(table_id=table_id), timeout=10)
         )
         assert plan.play
         return plan
 
     def records(self, table_id: str) -> dict[str, pb.HandRecord]:
         reply = retry(
-            lambda: self.stub.ListHands(pb.ListHandsRequest(table_id=table_id), timeout=10)
+            lambda: self.staff.ListHands(pb.ListHandsRequest(table_id=table_id), timeout=10)
         )
         return {r.hand_id: r for r in reply.hands}
 
     def totals(self) -> pb.LedgerTotals:
         t: pb.LedgerTotals = retry(
-            lambda: self.stub.GetLedgerTotals(pb.GetLedgerTotalsRequest(), timeout=10)
+            lambda: self.staff.GetLedgerTotals(pb.GetLedgerTotalsRequest(), timeout=10)
         )
         assert t.granted == t.balances + t.at_tables, t
         assert (t.ledger_balances, t.ledger_tables) == (t.balances, t.at_tables), t
@@ -91,7 +102,8 @@ def lobby(tmp_path: Path) -> Iterator[Lobby]:
     try:
         yield running
     finally:
-        running.channel.close()
+        for channel in running.channels:
+            channel.close()
         running.process.terminate()
 
 
@@ -106,20 +118,20 @@ def test_void_pending_hand_at_takeover_is_recorded_and_the_plan_never_repeats(
     lobby: Lobby,
 ) -> None:
     tid = lobby.table_with_two()
-    nothing = lobby.stub.VoidPendingHand(pb.VoidPendingHandRequest(table_id=tid), timeout=10)
+    nothing = lobby.hands.VoidPendingHand(pb.VoidPendingHandRequest(table_id=tid), timeout=10)
     assert nothing.hand_id == ""
     before = lobby.totals()
     plan = lobby.next_hand(tid)
-    reply = lobby.stub.VoidPendingHand(pb.VoidPendingHandRequest(table_id=tid), timeout=10)
+    reply = lobby.hands.VoidPendingHand(pb.VoidPendingHandRequest(table_id=tid), timeout=10)
     assert (reply.hand_id, reply.hands_played) == (plan.hand_id, 0)
-    again = lobby.stub.VoidPendingHand(pb.VoidPendingHandRequest(table_id=tid), timeout=10)
+    again = lobby.hands.VoidPendingHand(pb.VoidPendingHandRequest(table_id=tid), timeout=10)
     assert again.hand_id == ""  # idempotent: nothing pending any more
     voided = lobby.records(tid)[plan.hand_id]
     assert (voided.status, voided.void_reason) == (pb.HAND_STATUS_VOIDED, VOIDED_AT_TAKEOVER)
     assert [s.stack for s in voided.dealt_in] == [BUY_IN, BUY_IN]
     assert lobby.totals().entries == before.entries  # no chip moved
     late = pb.FinishHandRequest(table_id=tid, hand_id=plan.hand_id, voided=True)
-    assert VOIDED_AT_TAKEOVER in refusal(lambda: lobby.stub.FinishHand(late, timeout=10))
+    assert VOIDED_AT_TAKEOVER in refusal(lambda: lobby.hands.FinishHand(late, timeout=10))
     assert lobby.next_hand(tid).hand_id != plan.hand_id
 
 
@@ -134,7 +146,7 @@ def test_lobby_sigkill_voids_the_pending_hand_and_refuses_its_late_result(lobby:
             for s in done.dealt_in
         ],
     )
-    lobby.stub.FinishHand(finish, timeout=10)
+    lobby.hands.FinishHand(finish, timeout=10)
     pending = lobby.next_hand(tid)
     before = lobby.totals()
     lobby.kill_and_restart()
@@ -155,10 +167,10 @@ def test_lobby_sigkill_voids_the_pending_hand_and_refuses_its_late_result(lobby:
         hand_id=pending.hand_id,
         final_stacks=[pb.SeatInfo(seat=s.seat, stack=s.stack) for s in pending.dealt_in],
     )
-    why = refusal(lambda: lobby.stub.FinishHand(late, timeout=10))
+    why = refusal(lambda: lobby.hands.FinishHand(late, timeout=10))
     assert VOIDED_BY_RESTART in why
     # The result that finished a hand, repeated after the restart, is still OK.
-    assert lobby.stub.FinishHand(finish, timeout=10).hands_played == 1
+    assert lobby.hands.FinishHand(finish, timeout=10).hands_played == 1
     assert lobby.next_hand(tid).hand_id not in records
 
 
@@ -166,7 +178,7 @@ def test_table_reported_void_is_recorded_with_its_reason(lobby: Lobby) -> None:
     tid = lobby.table_with_two()
     plan = lobby.next_hand(tid)
     before = lobby.totals()
-    lobby.stub.FinishHand(
+    lobby.hands.FinishHand(
         pb.FinishHandRequest(
             table_id=tid, hand_id=plan.hand_id, voided=True, void_reason="dealer.Deal: UNAVAILABLE"
         ),

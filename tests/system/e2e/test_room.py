@@ -13,14 +13,17 @@ import time
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2
+from grpc_reflection.v1alpha import reflection_pb2
 
 from poker.common.v1 import common_pb2 as common
 from poker.table.v1 import table_pb2 as tpb
 from tests.support.decks import draw_order, stud_order
-from tests.support.health import SERVING, health_status, reflected_services
+from tests.support.health import SERVING
 from tests.support.player import Player
 from tests.support.policies import passive, script
 from tests.support.room import Room, sample, total
+from tests.support.typed_grpc import health_stub, reflection_stub
 
 SERVICES = {
     "dealer": "poker.dealer.v1.Dealer",
@@ -48,12 +51,24 @@ def stud(
 # ---------------------------------------------------------------------- health, reflection
 
 
+def _health_status(channel: grpc.Channel, service: str) -> int:
+    request = health_pb2.HealthCheckRequest(service=service)
+    return int(health_stub(channel).Check(request, timeout=10).status)
+
+
+def _reflected_services(channel: grpc.Channel) -> list[str]:
+    request = reflection_pb2.ServerReflectionRequest(list_services="")
+    replies = reflection_stub(channel).ServerReflectionInfo(iter([request]), timeout=10)
+    return [s.name for reply in replies for s in reply.list_services_response.service]
+
+
 def test_every_service_is_healthy_and_listed_by_reflection(room: Room) -> None:
+    """Over each service's internal port (mutual TLS, as its own identity)."""
     for name, service in SERVICES.items():
-        target = room.stack.target(name)
-        for checked in ("", service):
-            assert health_status(target, checked, timeout=10) == SERVING, (name, checked)
-        listed = reflected_services(target, timeout=10)
+        with room.stack[name].channel(name) as channel:
+            for checked in ("", service):
+                assert _health_status(channel, checked) == SERVING, (name, checked)
+            listed = _reflected_services(channel)
         assert service in listed, (name, listed)
         assert "grpc.health.v1.Health" in listed, (name, listed)
 
@@ -89,12 +104,20 @@ def test_metrics_of_every_service_move_with_a_hand__S10_S11(room: Room) -> None:
     # Unary methods every hand (or this test) calls, whatever else changes.  Betting,
     # dealer, showdown and the lobby's hand calls may be reached by unary calls or by
     # their batched streams (the table's default): their received messages move.
-    stable_calls = {
+    # (gRPC service, method): the staff's calls are on their own services.
+    stable_calls: dict[str, list[tuple[str, str]]] = {
         "dealer": [],
         "betting": [],
         "showdown": [],
-        "lobby": ["RegisterPlayer", "SitDown", "GetLedgerTotals"],
-        "table": ["PresetNextDeck", "GetDeckReveal"],
+        "lobby": [
+            (SERVICES["lobby"], "RegisterPlayer"),
+            (SERVICES["lobby"], "SitDown"),
+            ("poker.lobby.v1.LobbyOperator", "GetLedgerTotals"),
+        ],
+        "table": [
+            ("poker.table.v1.TableCertification", "PresetNextDeck"),
+            ("poker.table.v1.TableAudit", "GetDeckReveal"),
+        ],
     }
     play = {"grpc_type": "BIDI_STREAM", "grpc_service": SERVICES["table"], "grpc_method": "Play"}
     deadline = time.monotonic() + 10
@@ -126,8 +149,8 @@ def test_metrics_of_every_service_move_with_a_hand__S10_S11(room: Room) -> None:
         assert total(samples, received, grpc_service=service) > total(
             before[name], received, grpc_service=service
         ), name
-        for method in stable_calls[name]:
-            call = _unary(service, method)
+        for grpc_service, method in stable_calls[name]:
+            call = _unary(grpc_service, method)
             ok = "grpc_server_handled_total"
             assert sample(samples, ok, **call, grpc_code="OK") > sample(
                 before[name], ok, **call, grpc_code="OK"

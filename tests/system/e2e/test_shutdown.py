@@ -32,6 +32,7 @@ from devroom.ports import PortInUseError
 from devroom.stack import Stack
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
+from poker.lobby.v1.lobby_pb2_grpc import LobbyHandsStub
 from tests.support.room import Room, sample
 from tests.support.stacks import stack_env, stop_stack
 
@@ -65,7 +66,10 @@ def test_sigterm_voids_and_reports_the_hand_in_progress(stack: Stack) -> None:
         assert voided == 1.0
         # Nothing is pending at the lobby: its next plan is a new hand, with the
         # stacks of before the voided one.
-        plan = room.lobby.NextHand(lpb.NextHandRequest(table_id=hand.table_id), timeout=10)
+        with stack["lobby"].channel("table") as channel:  # as the next table process would
+            plan = LobbyHandsStub(channel).NextHand(
+                lpb.NextHandRequest(table_id=hand.table_id), timeout=10
+            )
         assert plan.hand_id != hand.hand_id
         assert [s.stack for s in plan.dealt_in] == [1_000, 1_000]
         after = room.ledger()
@@ -140,11 +144,14 @@ class RoomProcess:
         return found
 
     def ports(self) -> set[int]:
-        """Every port its services listen on, as it printed them."""
+        """Every port its services listen on, as it printed them (internal gRPC,
+        metrics, and the public port of the lobby and the table)."""
         found: set[int] = set()
         for line in self.lines:
             if (listed := re.search(r"gRPC 127\.0\.0\.1:(\d+)\s+metrics :(\d+)", line)) is not None:
                 found |= {int(listed[1]), int(listed[2])}
+                if (public := re.search(r"public 127\.0\.0\.1:(\d+)", line)) is not None:
+                    found.add(int(public[1]))
         return found
 
     def wait(self) -> int:
@@ -253,7 +260,7 @@ def test_stopping_the_room_stops_every_service_and_prints_the_summary(
     children = room.children()
     ports = room.ports()
     assert len(children) == 5 and all("services." in c for c in children.values()), children
-    assert len(ports) == 10, room.output
+    assert len(ports) == 12, room.output  # 5 gRPC, 5 metrics, 2 public
     if to_group:
         os.killpg(room.proc.pid, signum)
     else:

@@ -231,8 +231,8 @@ async def _play(
     room: Room, records: list[TableRecord], rng: random.Random, snapshot_rate: float
 ) -> None:
     async with (
-        aio.insecure_channel(room.stack.target("table")) as table_channel,
-        aio.insecure_channel(room.stack.target("lobby")) as lobby_channel,
+        room.stack["table"].player_channel() as table_channel,
+        room.stack["lobby"].player_channel() as lobby_channel,
     ):
         drivers = [
             _Table(table_channel, lobby_channel, rec, random.Random(rng.random()), snapshot_rate)

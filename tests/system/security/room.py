@@ -21,9 +21,15 @@ from grpc import aio
 from devroom.stack import Stack
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
-from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
+from poker.lobby.v1.lobby_pb2_grpc import LobbyHandsStub, LobbyOperatorStub, LobbyStub
 from poker.table.v1 import table_pb2 as pb
-from poker.table.v1.table_pb2_grpc import TableServiceStub
+from poker.table.v1.table_pb2_grpc import (
+    TableAuditStub,
+    TableCertificationStub,
+    TableServiceStub,
+)
+from poker_wire.channels import Stubs
+from tests.support.stacks import public_channel
 
 AUDIT_TOKEN = "security-audit-token"
 STACK_ENV = {
@@ -54,23 +60,40 @@ class Player:
 
 
 class Room:
-    """Sync lobby and table calls against a running stack."""
+    """Sync lobby and table calls against a running stack.
+
+    ``lobby`` and ``table`` are the player planes at the public ports, where
+    players (hostile ones included) connect; ``staff`` is the lobby as the
+    operator (players with play money, tables, the ledger), ``audit`` the
+    table as the auditor (deck reveals) and ``certification`` as the operator
+    (preset decks), ``hands`` the lobby's hand protocol as the table: all over
+    mutual TLS."""
 
     def __init__(self, stack: Stack) -> None:
         self.stack = stack
-        self._lobby_channel = grpc.insecure_channel(stack.target("lobby"))
-        self._table_channel = grpc.insecure_channel(stack.target("table"))
-        self.lobby = LobbyStub(self._lobby_channel)
-        self.table = TableServiceStub(self._table_channel)
+        self._channels = [
+            public_channel(stack["lobby"]),
+            public_channel(stack["table"]),
+            stack["lobby"].channel("operator"),
+            stack["table"].channel("auditor"),
+            stack["table"].channel("operator"),
+            stack["lobby"].channel("table"),
+        ]
+        self.lobby = LobbyStub(self._channels[0])
+        self.table = TableServiceStub(self._channels[1])
+        self.staff: Any = Stubs(LobbyStub(self._channels[2]), LobbyOperatorStub(self._channels[2]))
+        self.audit = TableAuditStub(self._channels[3])
+        self.certification = TableCertificationStub(self._channels[4])
+        self.hands = LobbyHandsStub(self._channels[5])
         self.tables: list[str] = []  # every table created, audited at the end
         self.audited = 0
 
     def close(self) -> None:
-        self._lobby_channel.close()
-        self._table_channel.close()
+        for channel in self._channels:
+            channel.close()
 
     def register(self, name: str, balance: int = 1_000_000) -> Player:
-        reply = self.lobby.RegisterPlayer(
+        reply = self.staff.RegisterPlayer(
             lpb.RegisterPlayerRequest(name=name, initial_balance=balance), timeout=5
         )
         return Player(reply.player.player_id, reply.token, name)
@@ -78,7 +101,7 @@ class Room:
     def create_table(
         self, name: str, config: common.GameConfig, seats: int, *, min_buy_in: int, clock_ms: int
     ) -> str:
-        table: lpb.Table = self.lobby.CreateTable(
+        table: lpb.Table = self.staff.CreateTable(
             lpb.CreateTableRequest(
                 name=name,
                 config=config,
@@ -138,7 +161,7 @@ class Room:
         return list(reply.hands)
 
     def reveal(self, table_id: str, hand_id: str) -> pb.DeckReveal:
-        reveal: pb.DeckReveal = self.table.GetDeckReveal(
+        reveal: pb.DeckReveal = self.audit.GetDeckReveal(
             pb.GetDeckRevealRequest(table_id=table_id, hand_id=hand_id, audit_token=AUDIT_TOKEN),
             timeout=5,
         )
@@ -371,7 +394,7 @@ class Duel:
             snap.your_turn.ClearField("deadline_unix_ms")
             snaps.append(snap)
         table = self.room.table_info(self.table_id)
-        totals = self.room.lobby.GetLedgerTotals(lpb.GetLedgerTotalsRequest(), timeout=5)
+        totals = self.room.staff.GetLedgerTotals(lpb.GetLedgerTotalsRequest(), timeout=5)
         return snaps, table, totals
 
     async def close(self) -> None:

@@ -17,7 +17,6 @@ from typing import Any
 
 import grpc
 import pytest
-from grpc import aio
 
 from poker.common.v1 import common_pb2 as common
 from poker.table.v1 import table_pb2 as pb
@@ -52,7 +51,7 @@ def test_join_with_another_players_token_is_denied(room: Room, seated: Any) -> N
 
     async def joins() -> list[grpc.StatusCode | None]:
         codes: list[grpc.StatusCode | None] = []
-        async with aio.insecure_channel(room.stack.target("table")) as channel:
+        async with room.stack["table"].player_channel() as channel:
             for token in (bob.token, alice.token + "x", "not-a-token"):
                 stream = Stream(channel, alice, table_id, pb.DELIVERY_EVERY_EVENT, token=token)
                 assert await stream.next_event() is None, "no event before authentication"
@@ -86,7 +85,7 @@ def test_deck_reveal_needs_the_audit_token__G4(room: Room, seated: Any) -> None:
     table_id, alice, _ = seated
     for token in ("", "wrong", AUDIT_TOKEN + " ", AUDIT_TOKEN[:-1], alice.token):
         request = pb.GetDeckRevealRequest(table_id=table_id, hand_id="h-any", audit_token=token)
-        assert status_of(partial(room.table.GetDeckReveal, request, timeout=5)) == DENIED
+        assert status_of(partial(room.audit.GetDeckReveal, request, timeout=5)) == DENIED
 
 
 def test_player_action_names_no_seat_or_player() -> None:
@@ -107,7 +106,7 @@ def test_only_the_seat_to_act_can_act_on_its_own_stream__G4(room: Room) -> None:
     revealed to nobody, not even with the audit token.)"""
 
     async def scenario() -> None:
-        async with aio.insecure_channel(room.stack.target("table")) as channel:
+        async with room.stack["table"].player_channel() as channel:
             duel = await open_duel(room, channel, STUD, name="sec auth duel")
             k = duel.to_act()
             actor, other = duel.streams[k], duel.streams[1 - k]
@@ -126,7 +125,7 @@ def test_only_the_seat_to_act_can_act_on_its_own_stream__G4(room: Room) -> None:
             reveal = pb.GetDeckRevealRequest(
                 table_id=duel.table_id, hand_id=turn.hand_id, audit_token=AUDIT_TOKEN
             )
-            code = status_of(lambda: room.table.GetDeckReveal(reveal, timeout=5))
+            code = status_of(lambda: room.audit.GetDeckReveal(reveal, timeout=5))
             assert code == grpc.StatusCode.NOT_FOUND, "no reveal of a hand in progress (G4)"
             actor.act(turn.hand_id, turn.your_turn.action_seq, answer)
             taken = await other.wait_for("action_taken")
@@ -140,7 +139,7 @@ def test_only_the_seat_to_act_can_act_on_its_own_stream__G4(room: Room) -> None:
 
 def test_first_message_must_be_a_join(room: Room) -> None:
     async def no_join() -> grpc.StatusCode:
-        async with aio.insecure_channel(room.stack.target("table")) as channel:
+        async with room.stack["table"].player_channel() as channel:
             stub = TableServiceStub(channel)
             action = pb.PlayerAction(hand_id="h-x", action_seq=1)
 

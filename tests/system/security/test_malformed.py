@@ -17,7 +17,6 @@ from typing import Any
 
 import grpc
 import pytest
-from grpc import aio
 
 from poker.betting.v1 import betting_pb2 as bpb
 from poker.betting.v1.betting_pb2_grpc import BettingStub
@@ -58,8 +57,8 @@ def invalid(calls: list[Bad]) -> None:
 
 @pytest.fixture(scope="module")
 def stubs(room: Room) -> Iterator[dict[str, Any]]:
-    channels = {n: grpc.insecure_channel(room.stack.target(n)) for n in ("dealer", "betting")}
-    channels["showdown"] = grpc.insecure_channel(room.stack.target("showdown"))
+    # The internal services as the table calls them (the only caller they take).
+    channels = {n: room.stack[n].channel("table") for n in ("dealer", "betting", "showdown")}
     yield {
         "dealer": DealerStub(channels["dealer"]),
         "betting": BettingStub(channels["betting"]),
@@ -70,7 +69,7 @@ def stubs(room: Room) -> Iterator[dict[str, Any]]:
 
 
 def lobby_state(room: Room) -> tuple[lpb.LedgerTotals, lpb.ListTablesResponse, Any]:
-    totals = room.lobby.GetLedgerTotals(lpb.GetLedgerTotalsRequest(), timeout=5)
+    totals = room.staff.GetLedgerTotals(lpb.GetLedgerTotalsRequest(), timeout=5)
     tables = room.lobby.ListTables(lpb.ListTablesRequest(), timeout=5)
     return totals, tables, room.table.ListTables(pb.ListTablesRequest(), timeout=5)
 
@@ -95,13 +94,15 @@ def test_malformed_lobby_requests_change_nothing(room: Room) -> None:
 
     def register(name: str = "ok", balance: int = 0) -> Callable[[], Any]:
         request = lpb.RegisterPlayerRequest(name=name, initial_balance=balance)
-        return lambda: lobby.RegisterPlayer(request, timeout=5)
+        # Play money is the operator's to grant; a name alone, anyone's to ask.
+        registrar = room.staff if balance else lobby
+        return lambda: registrar.RegisterPlayer(request, timeout=5)
 
     def create(cfg: common.GameConfig | None = STUD, **fields: Any) -> Callable[[], Any]:
         request = lpb.CreateTableRequest(**{"name": "t", "seats": 4, "min_buy_in": 1_000, **fields})
         if cfg is not None:
             request.config.CopyFrom(cfg)
-        return lambda: lobby.CreateTable(request, timeout=5)
+        return lambda: room.staff.CreateTable(request, timeout=5)
 
     def sit(**fields: Any) -> Callable[[], Any]:
         request = lpb.SitDownRequest(player_id=pid, token=token, table_id=table_id, buy_in=1_000)
@@ -156,14 +157,14 @@ def test_malformed_lobby_requests_change_nothing(room: Room) -> None:
             "get player 10 KB id",
             lambda: lobby.GetPlayer(lpb.GetPlayerRequest(player_id=LONG, token=token), timeout=5),
         ),
-        ("next hand empty id", lambda: lobby.NextHand(lpb.NextHandRequest(), timeout=5)),
+        ("next hand empty id", lambda: room.hands.NextHand(lpb.NextHandRequest(), timeout=5)),
         (
             "finish hand empty hand id",
-            lambda: lobby.FinishHand(lpb.FinishHandRequest(table_id=table_id), timeout=5),
+            lambda: room.hands.FinishHand(lpb.FinishHandRequest(table_id=table_id), timeout=5),
         ),
         (
             "authenticate empty token",
-            lambda: lobby.Authenticate(lpb.AuthenticateRequest(player_id=pid), timeout=5),
+            lambda: room.hands.Authenticate(lpb.AuthenticateRequest(player_id=pid), timeout=5),
         ),
     ]
     invalid(calls)
@@ -427,11 +428,11 @@ def test_malformed_table_requests_change_nothing(room: Room) -> None:
         request = pb.GetDeckRevealRequest(
             **{"table_id": table_id, "audit_token": AUDIT_TOKEN, **fields}
         )
-        return lambda: table.GetDeckReveal(request, timeout=5)
+        return lambda: room.audit.GetDeckReveal(request, timeout=5)
 
     def preset(order: list[str]) -> Callable[[], Any]:
         request = pb.PresetNextDeckRequest(table_id=table_id, order=order)
-        return lambda: table.PresetNextDeck(request, timeout=5)
+        return lambda: room.certification.PresetNextDeck(request, timeout=5)
 
     deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
     calls: list[Bad] = [
@@ -465,7 +466,7 @@ def test_malformed_table_requests_change_nothing(room: Room) -> None:
         ("preset 53 cards", preset([*deck, "As"])),
         (
             "preset 10 KB table id",
-            lambda: table.PresetNextDeck(
+            lambda: room.certification.PresetNextDeck(
                 pb.PresetNextDeckRequest(table_id=LONG, order=deck[:3]), timeout=5
             ),
         ),
@@ -475,7 +476,7 @@ def test_malformed_table_requests_change_nothing(room: Room) -> None:
 
     async def streams() -> list[grpc.StatusCode]:
         codes = []
-        async with aio.insecure_channel(room.stack.target("table")) as channel:
+        async with room.stack["table"].player_channel() as channel:
             stub = TableServiceStub(channel)
             watches = [pb.WatchRequest(), pb.WatchRequest(table_id=LONG)]
             for request in watches:
@@ -527,7 +528,7 @@ def test_malformed_actions_on_the_stream_are_rejected_with_code_3(room: Room, ga
 
     async def scenario() -> None:
         cfg = STUD if game == "stud" else DRAW_NL
-        async with aio.insecure_channel(room.stack.target("table")) as channel:
+        async with room.stack["table"].player_channel() as channel:
             duel = await open_duel(room, channel, cfg, name=f"sec malformed {game}")
             k = duel.to_act()
             actor = duel.streams[k]

@@ -40,7 +40,7 @@ def test_play_many_sessions_see_only_their_own_cards__G4(room: Room) -> None:
         return on_event
 
     async def run() -> list[object]:
-        async with Multiplexer(room.stack.target("table")) as mux:
+        async with room.stack["table"].player_channel() as channel, Multiplexer(channel) as mux:
             tasks = [
                 asyncio.create_task(
                     play(
@@ -90,7 +90,7 @@ def test_play_many_refuses_a_session_without_changing_the_others(room: Room) -> 
     good, other = room.register("many good"), room.register("many other")
 
     async def run() -> dict[int, list[pb.SessionEvent]]:
-        async with aio.insecure_channel(room.stack.target("table")) as channel:
+        async with room.stack["table"].player_channel() as channel:
             stub = TableServiceStub(channel)
             requests: asyncio.Queue[pb.PlayManyRequest | None] = asyncio.Queue()
 
@@ -133,7 +133,7 @@ def test_play_many_refuses_a_session_without_changing_the_others(room: Room) -> 
     assert not any(e.HasField("ended") for e in got[3])
 
     async def seat_with_wrong_token() -> None:
-        async with Multiplexer(room.stack.target("table")) as mux:
+        async with room.stack["table"].player_channel() as channel, Multiplexer(channel) as mux:
             await play(mux, table_id, other.player_id, "not-the-token", RandomBot(1))
 
     with pytest.raises(aio.AioRpcError) as error:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 
 import grpc
-from grpc import aio
 
 from poker.common.v1 import common_pb2 as common
 from poker.table.v1 import table_pb2 as pb
@@ -47,7 +46,7 @@ def actions_taken(stream: Stream, hand_id: str) -> list[pb.ActionTaken]:
 
 
 async def replay_scenario(room: Room, config: common.GameConfig, name: str) -> None:
-    async with aio.insecure_channel(room.stack.target("table")) as channel:
+    async with room.stack["table"].player_channel() as channel:
         duel = await open_duel(room, channel, config, name=name)
         k = duel.to_act()
         x, y = duel.streams[k], duel.streams[1 - k]

@@ -12,6 +12,7 @@ here; that includes the health and reflection services every server carries.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -25,11 +26,18 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 
 from devroom.launcher import ServiceProcess
 from devroom.stack import Stack
+from poker.betting.v1 import betting_pb2
+from poker.dealer.v1 import dealer_pb2
+from poker.lobby.v1 import lobby_pb2, tournament_pb2
+from poker.showdown.v1 import showdown_pb2
 from poker.table.v1 import table_pb2 as pb
+from service_kit.authz import OPEN_SERVICES, access_of
 from tests.support.metrics import scrape
 
 from .room import STUD, WAIT_S, Room
 
+# The room's services in the default descriptor pool, for their access options.
+PROTOS = (betting_pb2, dealer_pb2, lobby_pb2, tournament_pb2, showdown_pb2, pb)
 BAD = b"\xff\xff\xff"  # a truncated varint: no message type decodes it
 SERVER_ERRORS = ("UNKNOWN", "INTERNAL", "UNIMPLEMENTED", "DATA_LOSS")
 
@@ -49,6 +57,13 @@ def methods_of(channel: grpc.Channel) -> list[MethodDescriptor]:
         for name in database.get_services()
         for method in pool.FindServiceByName(name).methods
     ]
+
+
+def caller_of(service: str) -> str:
+    """An identity that may call ``service`` on an internal port: one of its
+    internal callers, else (the player plane, health, reflection) the operator."""
+    callers = () if service in OPEN_SERVICES else access_of(service).callers
+    return min(callers) if callers else "operator"
 
 
 def rpc_type(method: MethodDescriptor) -> str:
@@ -92,13 +107,19 @@ def test_undecodable_bodies_are_invalid_argument_on_every_method(stack: Stack) -
     problems: list[str] = []
     covered = 0
     for name, process in stack.processes.items():
-        with grpc.insecure_channel(process.target) as channel:
-            methods = methods_of(channel)
-            assert len({m.containing_service.full_name for m in methods}) >= 3, name
+        with process.channel("operator") as lister:
+            methods = methods_of(lister)
+        assert len({m.containing_service.full_name for m in methods}) >= 3, name
+        # Each method as a caller its service lets in (the body is what is bad
+        # here, not who sends it).
+        callers = {caller_of(m.containing_service.full_name) for m in methods}
+        with contextlib.ExitStack() as opened:
+            channels = {c: opened.enter_context(process.channel(c)) for c in callers}
             log_from = len(process.lines)
             before = handled(process)
             for method in methods:
-                error: Any = send_undecodable(channel, method)
+                caller = caller_of(method.containing_service.full_name)
+                error: Any = send_undecodable(channels[caller], method)
                 expected = f"request body is not a valid {method.input_type.full_name} message"
                 if (error.code(), error.details()) != (grpc.StatusCode.INVALID_ARGUMENT, expected):
                     problems.append(
@@ -157,7 +178,7 @@ def test_undecodable_message_after_the_join_ends_play_and_play_many(room: Room) 
     }
 
     async def check(method: str, first: bytes, then: bytes, answered: Any) -> None:
-        async with aio.insecure_channel(room.stack.target("table")) as channel:
+        async with room.stack["table"].player_channel() as channel:
             call = raw(channel).stream_stream(f"/poker.table.v1.TableService/{method}")()
             await call.write(first)
             await call.write(then)

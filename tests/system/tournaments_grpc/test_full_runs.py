@@ -18,7 +18,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from grpc import aio
 
 from devroom.stack import Stack
 from devroom.tournament_room import run, tournament_request
@@ -45,8 +44,8 @@ def test_T1_T6_120_reference_bots_play_a_tournament_to_the_end(stack: Stack, gam
     lines: list[str] = []
     report = asyncio.run(
         run(
-            stack.target("lobby"),
-            stack.target("table"),
+            stack["lobby"],
+            stack["table"],
             tournament_request(game, seed=11),
             120,
             say=lines.append,
@@ -77,14 +76,18 @@ def test_T6_a_player_away_is_blinded_off_without_waiting_for_the_clock(stack: St
     showdown, so where they finish is not fixed."""
 
     async def scenario() -> tuple[tpb.Standings, float, str, list[tbl.HandHistory]]:
+        # The operator creates and starts the tournament (mutual TLS, internal
+        # port); the players register and play at the public ports.
         async with (
-            aio.insecure_channel(stack.target("lobby")) as lobby,
-            aio.insecure_channel(stack.target("table")) as tables,
+            stack["lobby"].aio_channel("operator") as staff,
+            stack["lobby"].player_channel() as lobby,
+            stack["table"].player_channel() as tables,
         ):
+            operator = tournament_pb2_grpc.TournamentOperatorStub(staff)
             players = lobby_pb2_grpc.LobbyStub(lobby)
             tournaments = tournament_pb2_grpc.TournamentsStub(lobby)
             req = tournament_request("draw_nl", action_clock_ms=60_000, hands_per_level=3, seed=5)
-            tid = (await tournaments.CreateTournament(req)).tournament_id
+            tid = (await operator.CreateTournament(req)).tournament_id
             who = []
             for i in range(3):
                 reply = await players.RegisterPlayer(lpb.RegisterPlayerRequest(name=f"t6-{i}"))
@@ -101,7 +104,7 @@ def test_T6_a_player_away_is_blinded_off_without_waiting_for_the_clock(stack: St
                 )
             )
             started = time.monotonic()
-            await tournaments.Start(tpb.StartTournamentRequest(tournament_id=tid))
+            await operator.Start(tpb.StartTournamentRequest(tournament_id=tid))
             seat = await tournaments.GetMySeat(
                 tpb.GetMySeatRequest(tournament_id=tid, player_id=away_id, token=away_token)
             )

@@ -49,10 +49,15 @@ HAND = ["As", "Kd", "7c", "8h", "9s"]
 # ``type: ignore[abstract]`` where a fake is made.
 
 
-class FakeLobby(lobby_pb2_grpc.LobbyServicer):
+class FakeLobby(lobby_pb2_grpc.LobbyServicer, lobby_pb2_grpc.LobbyOperatorServicer):
+    """The player plane and the operator's CreateTable (the staff's calls go to the
+    internal port; the fake serves both services on one)."""
+
     def __init__(self) -> None:
         self.deadlines: list[float | None] = []
         self.tokens: list[str] = []  # SitDown's, as received
+        self.creators: list[list[bytes]] = []  # CreateTable's callers' SPIFFE ids
+        self.internal = ""  # the mutual-TLS port, when the fixture serves one
 
     def _seen(self, context: Any) -> None:
         self.deadlines.append(context.time_remaining())
@@ -76,6 +81,7 @@ class FakeLobby(lobby_pb2_grpc.LobbyServicer):
 
     def CreateTable(self, request: Any, context: Any) -> Any:
         self._seen(context)
+        self.creators.append(list(context.auth_context().get("peer_spiffe_id", [])))
         return lobby_pb2.Table(table_id="T9", name=request.name, config=request.config, seats=5)
 
     def GetTable(self, request: Any, context: Any) -> Any:

@@ -16,6 +16,7 @@ from typing import Any
 import grpc
 from grpc import aio
 
+from devroom.launcher import shared_pki
 from poker.common.v1 import common_pb2 as c
 from poker.table.v1 import table_pb2 as t
 from poker.table.v1 import table_pb2_grpc
@@ -23,6 +24,30 @@ from poker.table.v1 import table_pb2_grpc
 from .events import ev
 
 Script = Callable[["Conn"], AsyncIterator[t.TableEvent]]
+
+
+def tls_credentials(*, internal: bool = False) -> grpc.ServerCredentials:
+    """What a fake server of these tests serves: TLS with the lobby's certificate
+    of this process's test PKI (``devroom.launcher.shared_pki``), as the room's
+    ports do.  The clients trust that CA through ``POKER_CA_FILE`` (the
+    ``room_pki`` fixture of conftest.py).  A public port asks no client
+    certificate (players); ``internal``: mutual TLS, a certificate of that CA
+    required, as the room's internal ports (the caller's SPIFFE id is then in
+    the auth context: the operator's, on the staff's calls)."""
+    pki = shared_pki()
+    directory = pki.dir("lobby")
+    return grpc.ssl_server_credentials(
+        [((directory / "tls.key").read_bytes(), (directory / "tls.crt").read_bytes())],
+        root_certificates=pki.ca_file.read_bytes(),
+        require_client_auth=internal,
+    )
+
+
+def tls_port(server: grpc.Server, *, internal: bool = False) -> int:
+    """A TLS port on 127.0.0.1 of a threaded fake server (``tls_credentials``)."""
+    return server.add_secure_port("127.0.0.1:0", tls_credentials(internal=internal))
+
+
 NOT_SERVED = "the fake table serves Play only"
 
 
@@ -157,7 +182,7 @@ class FakeTable(table_pb2_grpc.TableServiceServicer):
 async def with_fake(fake: FakeTable, body: Callable[[str], Awaitable[Any]]) -> Any:
     server = aio.server()
     table_pb2_grpc.add_TableServiceServicer_to_server(fake, server)
-    port = server.add_insecure_port("127.0.0.1:0")
+    port = server.add_secure_port("127.0.0.1:0", tls_credentials())
     await server.start()
     try:
         return await asyncio.wait_for(body(f"127.0.0.1:{port}"), 20)

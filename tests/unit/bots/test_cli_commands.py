@@ -15,7 +15,7 @@ from .cli_support import FakeLobby, FakePlay
 
 def test_commands(servers: tuple[str, FakeLobby], capsys: pytest.CaptureFixture[str]) -> None:
     addr, lobby = servers
-    at = ["--lobby", addr, "--table", addr, "--timeout", "5"]
+    at = ["--lobby", addr, "--table", addr, "--lobby-internal", lobby.internal, "--timeout", "5"]
     assert main(["register", "alice", *at]) == 0
     out = capsys.readouterr().out
     assert "player_id: p-1" in out and "tok-1" in out
@@ -23,6 +23,7 @@ def test_commands(servers: tuple[str, FakeLobby], capsys: pytest.CaptureFixture[
     assert "T1  main  Seven Card Stud" in capsys.readouterr().out
     assert main(["create-table", "--game", "draw", "--small-bet", "100", *at]) == 0
     assert "table_id: T9" in capsys.readouterr().out
+    assert lobby.creators == [[b"spiffe://cardroom.local/operator"]]  # the operator's cert
     assert main(["sit", "T1", "--buy-in", "2000", "--player", "p-1", "--token", "tok-1", *at]) == 0
     assert "seat 3 at T1: stack 2,000, balance 8,000" in capsys.readouterr().out
     assert main(["sit", "T1", "--buy-in", "1", "--player", "p-1", "--token", "bad", *at]) == 1

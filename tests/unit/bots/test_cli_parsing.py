@@ -4,6 +4,8 @@ it builds) and the play input parser.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from poker.common.v1 import common_pb2 as c
@@ -22,7 +24,18 @@ def test_parser_defaults_and_env(monkeypatch: pytest.MonkeyPatch) -> None:
     args = build_parser().parse_args(["sit", "T1", "--buy-in", "500"])
     assert (args.command, args.table_id, args.buy_in, args.seat) == ("sit", "T1", 500, 0)
     assert (args.player, args.token) == ("p-env", "tok-env")
-    assert args.lobby == "127.0.0.1:50054" and args.table == "127.0.0.1:50055"
+    # the player plane's public ports; the staff's commands go to the internal one
+    assert args.lobby == "127.0.0.1:50064" and args.table == "127.0.0.1:50065"
+    assert args.lobby_internal == "127.0.0.1:50054"
+    monkeypatch.setenv("POKER_CA_FILE", "/pki/ca.crt")
+    monkeypatch.setenv("POKER_OPERATOR_DIR", "/pki/operator")
+    args = build_parser().parse_args(["sit", "T1", "--buy-in", "500"])
+    assert (args.ca, args.operator_dir) == ("/pki/ca.crt", "/pki/operator")
+    monkeypatch.delenv("POKER_CA_FILE")
+    monkeypatch.delenv("POKER_OPERATOR_DIR")
+    args = build_parser().parse_args(["sit", "T1", "--buy-in", "500"])
+    local = Path.home() / ".cardroom" / "pki"  # the local room's (make run)
+    assert (args.ca, args.operator_dir) == (str(local / "ca.crt"), str(local / "operator"))
     args = build_parser().parse_args(["bot", "T1", "--kind", "random", "--player", "me"])
     assert args.kind == "random" and args.player == "me" and args.hands is None
     with pytest.raises(SystemExit):

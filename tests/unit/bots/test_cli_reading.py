@@ -27,6 +27,7 @@ from poker_cli.play import HELP, KEYS, parse_command
 
 from . import events as build
 from .cli_support import DRAW, FL, HAND, NL, FakeLobby, FakePlay
+from .fake_table import tls_port
 
 
 def to_act(seat_no: int, action_seq: int, seq: int = 6) -> t.TableEvent:
@@ -296,7 +297,7 @@ def test_history_lists_hands_and_shows_one__S5(capsys: pytest.CaptureFixture[str
     fake = FakeHistory()  # type: ignore[abstract]
     table_pb2_grpc.add_TableServiceServicer_to_server(fake, server)
     lobby_pb2_grpc.add_LobbyServicer_to_server(FakeLobby(), server)  # type: ignore[abstract]
-    addr = f"127.0.0.1:{server.add_insecure_port('127.0.0.1:0')}"
+    addr = f"127.0.0.1:{tls_port(server)}"
     server.start()
     try:
         at = ["--table", addr, "--lobby", addr]
@@ -345,7 +346,7 @@ def test_watch_names_the_seats_before_the_first_hand(capsys: pytest.CaptureFixtu
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
     table_pb2_grpc.add_TableServiceServicer_to_server(FakeWatchBetweenHands(), server)  # type: ignore[abstract]
     lobby_pb2_grpc.add_LobbyServicer_to_server(FakeLobby(), server)  # type: ignore[abstract]
-    addr = f"127.0.0.1:{server.add_insecure_port('127.0.0.1:0')}"
+    addr = f"127.0.0.1:{tls_port(server)}"
     server.start()
     try:
         assert main(["watch", "T1", "--hands", "1", "--table", addr, "--lobby", addr]) == 0

@@ -22,6 +22,7 @@ from poker_bots import (
     play,
 )
 from poker_bots.sdk import choose, clamp_to, legal_kinds, safest
+from poker_wire.channels import player_channel
 
 from . import events as build
 from .fake_table import Conn, FakeTable, with_fake
@@ -330,7 +331,7 @@ def play_first_broken(
     call is ``broken``; its stats and how many Play calls it made."""
 
     async def body(target: str) -> tuple[PlayStats, int]:
-        async with aio.insecure_channel(target) as real:
+        async with player_channel(target) as real:
             channel = FirstPlayBroken(real, broken)
             stats = await play(
                 channel,  # type: ignore[arg-type]
@@ -437,7 +438,7 @@ def test_many_bots_share_one_channel() -> None:
     fake = FakeTable(script)
 
     async def body(target: str) -> list[PlayStats]:
-        channel = aio.insecure_channel(target)
+        channel = player_channel(target)
         try:
             bots = [RandomBot(i) if i % 2 else HandStrengthBot() for i in range(40)]
             return await asyncio.gather(
