@@ -66,8 +66,9 @@ async def flood(target: str, tls_dir: str) -> dict[str, int]:
 
 async def measure(stack: Stack, think_ms: float, prefix: str) -> dict[str, float]:
     assert stack.pki is not None
-    async with busy_room(stack, think_ms=think_ms) as room:
-        await play_until(room, 2)
+    async with busy_room(stack, think_ms=think_ms) as playing:
+        room = playing.room
+        await play_until(playing, 2)
         start, began = await hands(room), time.monotonic()
         while time.monotonic() - began < BASELINE_S:
             await room.rebuy_broke()

@@ -8,9 +8,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
 
 from poker.common.v1.common_pb2 import Action, LegalActions
 from poker.lobby.v1 import lobby_pb2_grpc
+from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
 from poker_bots import Bot, TableView, make_bot, play
 from poker_wire.channels import Stubs
@@ -32,12 +35,49 @@ class Thinking:
         return self.bot.act(view, legal)
 
 
+@dataclass
+class Playing:
+    """A room at work: its bookkeeping and the bots' tasks."""
+
+    room: Room
+    bots: list[asyncio.Task[Any]]
+    stop: asyncio.Event
+    errors: list[BaseException] = field(default_factory=list)
+    _finished: bool = False
+
+    def failed(self) -> bool:
+        """Whether a bot has stopped on an error."""
+        return any(b.done() and not b.cancelled() and b.exception() for b in self.bots)
+
+    async def finish(self) -> list[BaseException]:
+        """Every bot stands up and stops; the errors they stopped on."""
+        if not self._finished:
+            self._finished = True
+            await self.room.stand_everyone()
+            self.stop.set()
+            results = await asyncio.gather(*self.bots, return_exceptions=True)
+            self.errors = [r for r in results if isinstance(r, BaseException)]
+        return self.errors
+
+
+async def wait_for_tables(room: Room) -> None:
+    """Until the table service runs every table the lobby has (discovery)."""
+    wanted = {t.table_id for t in room.tables}
+    for _ in range(100):
+        listed: tpb.ListTablesResponse = await room.table.ListTables(tpb.ListTablesRequest())
+        if wanted <= {s.table_id for s in listed.tables}:
+            return
+        await asyncio.sleep(0.1)
+    raise RuntimeError("the table service did not pick up the lobby's tables")
+
+
 @asynccontextmanager
 async def busy_room(
-    stack: Stack, clock_ms: int = 2_000, *, think_ms: float = 0.0
-) -> AsyncIterator[Room]:
-    """Tables created, bots seated and playing until the block ends; then every
-    bot stands up and stops.  ``think_ms``: each bot's thinking time a decision."""
+    stack: Stack, clock_ms: int = 2_000, *, think_ms: float = 0.0, seed: int = 0
+) -> AsyncIterator[Playing]:
+    """Tables created, bots seated and playing until the block ends (or
+    ``Playing.finish``); then every bot stands up and stops.  ``think_ms``: each
+    bot's thinking time a decision; ``seed``: the first bot's seed."""
     async with (
         stack["lobby"].aio_channel("operator") as lobby_channel,
         stack["table"].player_channel() as table_channel,
@@ -48,35 +88,39 @@ async def busy_room(
         )
         room = Room(lobby, table_pb2_grpc.TableServiceStub(table_channel))
         await room.create(table_specs(), clock_ms)
+        await wait_for_tables(room)
         stop = asyncio.Event()
+
+        def bot(kind: str, seed: int) -> Bot | Thinking:
+            made = make_bot(kind, seed=seed)
+            return Thinking(made, think_ms / 1000) if think_ms else made
+
         bots = [
             asyncio.create_task(
                 play(
                     table_channel,
                     t.table_id,
-                    seat.player_id,
-                    seat.token,
-                    Thinking(make_bot(seat.kind, seed=i), think_ms / 1000)
-                    if think_ms
-                    else make_bot(seat.kind, seed=i),
+                    s.player_id,
+                    s.token,
+                    bot(s.kind, seed + i),
                     stop=stop,
                 )
             )
             for t in room.tables
-            for i, seat in enumerate(t.seats)
+            for i, s in enumerate(t.seats)
         ]
         await asyncio.sleep(0.3)  # the streams join before the first hand
         await room.seat_everyone()
+        playing = Playing(room, bots, stop)
         try:
-            yield room
+            yield playing
         finally:
-            await room.stand_everyone()
-            stop.set()
-            await asyncio.gather(*bots, return_exceptions=True)
+            await playing.finish()
 
 
-async def play_until(room: Room, hands: int, *, timeout_s: float = 120.0) -> None:
+async def play_until(playing: Playing, hands: int, *, timeout_s: float = 120.0) -> None:
     """Until every table has played ``hands`` hands (rebuying the broke)."""
+    room = playing.room
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_s
     while loop.time() < deadline:

@@ -42,11 +42,8 @@ import grpc
 
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
-from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
-from poker_bots import make_bot, play
-from poker_wire.channels import Stubs
 from service_kit import loop as event_loop
 
 from .ports import PortInUseError, ports_option
@@ -291,37 +288,10 @@ async def run(args: argparse.Namespace) -> int:
 
 
 async def _play(stack: Stack, args: argparse.Namespace, signals: StopSignals) -> bool:
-    specs = table_specs()
-    async with (
-        stack["lobby"].aio_channel("operator") as lobby_channel,
-        stack["table"].player_channel() as table_channel,
-    ):
-        room = Room(
-            Stubs(
-                lobby_pb2_grpc.LobbyStub(lobby_channel),
-                lobby_pb2_grpc.LobbyOperatorStub(lobby_channel),
-            ),
-            table_pb2_grpc.TableServiceStub(table_channel),
-        )
-        await room.create(specs, args.clock_ms)
-        await _wait_for_tables(room)
-        stop = asyncio.Event()
-        bots = [
-            asyncio.create_task(
-                play(
-                    table_channel,
-                    t.table_id,
-                    seat.player_id,
-                    seat.token,
-                    make_bot(seat.kind, seed=args.seed + i),
-                    stop=stop,
-                )
-            )
-            for t in room.tables
-            for i, seat in enumerate(t.seats)
-        ]
-        await asyncio.sleep(0.3)  # the streams join before the first hand is dealt
-        await room.seat_everyone()
+    from .busy_room import busy_room  # it builds on this module's Room
+
+    async with busy_room(stack, args.clock_ms, seed=args.seed) as playing:
+        room = playing.room
         print(
             f"{sum(len(t.seats) for t in room.tables)} bots seated at {len(room.tables)} tables; "
             f"playing {args.hands} hands per table"
@@ -334,7 +304,7 @@ async def _play(stack: Stack, args: argparse.Namespace, signals: StopSignals) ->
                 break
             if signals.event.is_set():
                 break
-            if any(b.done() and b.exception() for b in bots):
+            if playing.failed():
                 break
             if time.monotonic() - started > args.timeout:
                 print(f"timeout after {args.timeout} s")
@@ -345,25 +315,11 @@ async def _play(stack: Stack, args: argparse.Namespace, signals: StopSignals) ->
                 print("  " + "  ".join(f"{t.spec.label}: {t.hands}" for t in room.tables))
             await asyncio.sleep(0.25)
         elapsed = time.monotonic() - started
-        await room.stand_everyone()
-        stop.set()
-        results = await asyncio.gather(*bots, return_exceptions=True)
-        errors = [r for r in results if isinstance(r, BaseException)]
+        errors = await playing.finish()
         await room.progress()
         totals: lpb.LedgerTotals = await room.lobby.GetLedgerTotals(lpb.GetLedgerTotalsRequest())
         held = await room.holdings()
     return _report(room, elapsed, args.hands, errors, totals, held, stopped=signals.name)
-
-
-async def _wait_for_tables(room: Room) -> None:
-    """Until the table service runs every table the lobby has (discovery)."""
-    wanted = {t.table_id for t in room.tables}
-    for _ in range(100):
-        listed: tpb.ListTablesResponse = await room.table.ListTables(tpb.ListTablesRequest())
-        if wanted <= {s.table_id for s in listed.tables}:
-            return
-        await asyncio.sleep(0.1)
-    raise RuntimeError("the table service did not pick up the lobby's tables")
 
 
 def _report(

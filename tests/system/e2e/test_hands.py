@@ -22,6 +22,7 @@ from tests.support.decks import STUD_DECK, draw_order, stud_order
 from tests.support.hand import Hand
 from tests.support.policies import script
 from tests.support.room import Room, total
+from tests.support.scenarios import play_stud_full_hand
 
 STUD = common.GameConfig(game=common.GAME_STUD, ante=10, bring_in=25, small_bet=50, big_bet=100)
 HILO = common.GameConfig(
@@ -49,25 +50,9 @@ def shown(hand: Hand, seat: int = 0) -> list[tuple[int, bool]]:
 
 
 def test_stud_full_hand__S4_S5_S6_S7_S12(room: Room) -> None:
-    # Seat 3's 2d is the lowest door card: it brings in (S5); seat 1 completes.
-    # Fourth street: seat 2's 9-8 is the best board (S6) and checks; seat 1 bets,
-    # seat 2 folds.  Fifth to seventh: seat 1's king-high board acts first; bets at
-    # the big bet (S7), seat 3 raises once on fifth.
-    order = stud_order(
-        third=[("Kc", "Kd", "3c"), ("Qs", "Js", "9h"), ("4d", "4s", "2d")],
-        streets=[["7h", "8d", "5c"], ["Kh", "6c"], ["8s", "9c"]],
-        river=["2h", "Ts"],
-    )
-    hand = room.start_hand(STUD, order=order, buy_ins=[1000, 1000, 1000])
-    hand.play(
-        script(
-            {
-                1: ["complete", "bet", "bet", "call", "check", "bet"],
-                2: ["call", "check", "fold"],
-                3: ["bring_in", "call", "check", "call", "raise", "check", "call"],
-            }
-        )
-    )
+    # The stud full hand (tests/support/scenarios.py): seat 2 folds on fourth
+    # street, seat 3's beaten hand is mucked at the showdown.
+    hand = play_stud_full_hand(room, STUD)
     reveal = hand.settle()
     assert hand.moves() == [
         (3, "bring_in"), (1, "complete"), (2, "call"), (3, "call"),  # third: 30 + 150

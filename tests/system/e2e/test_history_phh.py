@@ -21,6 +21,7 @@ from tests.support.decks import draw_order, stud_order
 from tests.support.hand import Hand
 from tests.support.policies import script
 from tests.support.room import Room
+from tests.support.scenarios import play_stud_full_hand
 from tests.system.security.leaks import phh_cards
 
 STUD = common.GameConfig(game=common.GAME_STUD, ante=10, bring_in=25, small_bet=50, big_bet=100)
@@ -60,23 +61,9 @@ def _pokerkit_final_stacks(text: str) -> list[int]:
 
 
 def test_stud_history_shows_each_viewer_what_they_saw__G4_S12(room: Room) -> None:
-    # The hand of test_stud_full_hand (tests/system/e2e/test_hands.py): seat 2 folds on
-    # fourth street, seat 3's beaten hand is mucked at the showdown.
-    order = stud_order(
-        third=[("Kc", "Kd", "3c"), ("Qs", "Js", "9h"), ("4d", "4s", "2d")],
-        streets=[["7h", "8d", "5c"], ["Kh", "6c"], ["8s", "9c"]],
-        river=["2h", "Ts"],
-    )
-    hand = room.start_hand(STUD, order=order, buy_ins=[1000, 1000, 1000])
-    hand.play(
-        script(
-            {
-                1: ["complete", "bet", "bet", "call", "check", "bet"],
-                2: ["call", "check", "fold"],
-                3: ["bring_in", "call", "check", "call", "raise", "check", "call"],
-            }
-        )
-    )
+    # The stud full hand (tests/support/scenarios.py): seat 2 folds on fourth
+    # street, seat 3's beaten hand is mucked at the showdown.
+    hand = play_stud_full_hand(room, STUD)
     hand.settle()
     final = hand.final_stacks()
     for seat in (1, 2, 3):

@@ -67,11 +67,12 @@ def _name(value: int) -> str:
 
 def test_a_caller_flooding_the_dealer_hits_its_own_limit_while_the_tables_deal() -> None:
     async def run(stack: Stack) -> None:
-        async with busy_room(stack) as room:
-            await play_until(room, 3)
+        async with busy_room(stack) as playing:
+            room = playing.room
+            await play_until(playing, 3)
             before = {t.table_id: t.hands for t in room.tables}
             opened, refusals = await flood(stack)
-            await play_until(room, max(before.values()) + 5)
+            await play_until(playing, max(before.values()) + 5)
             after = {t.table_id: t.hands for t in room.tables}
         assert opened == PER_CALLER
         assert len(refusals) == FLOOD - PER_CALLER

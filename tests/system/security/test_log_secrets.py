@@ -67,8 +67,9 @@ def forms(secret: bytes) -> set[str]:
 
 async def play_room(stack: Stack) -> tuple[list[str], set[str]]:
     """Play the room; return the tokens and the secrets of every finished hand."""
-    async with busy_room(stack) as room:
-        await play_until(room, HANDS)
+    async with busy_room(stack) as playing:
+        room = playing.room
+        await play_until(playing, HANDS)
     secrets: set[str] = set()
     revealed = 0
     async with (
