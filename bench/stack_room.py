@@ -32,9 +32,12 @@ BOTS_STOP_TIMEOUT_S = 20.0
 async def create_room(lobby: Any, tables: int, seats: int) -> list[list[dict[str, Any]]]:
     """``tables`` tables and a player per seat; each table's bots' credentials.
 
-    ``lobby``: the lobby's ``CreateTable`` and ``RegisterPlayer`` as the operator
-    (``poker_wire.channels.Stubs`` of ``LobbyStub`` and ``LobbyOperatorStub`` on an
-    operator's channel): players with play money are the operator's to make."""
+    ``lobby``: the lobby's ``CreateTable``, ``RegisterPlayer`` and ``GrantChips``
+    as the operator (``poker_wire.channels.Stubs`` of ``LobbyStub`` and
+    ``LobbyOperatorStub`` on an operator's channel): play money beyond the
+    registration grant is the operator's to give.  (Registered with the grant,
+    then granted more, so a ``--plaintext`` run, which has no identities, makes
+    the same room.)"""
     made = await asyncio.gather(
         *(
             lobby.CreateTable(
@@ -53,11 +56,20 @@ async def create_room(lobby: Any, tables: int, seats: int) -> list[list[dict[str
     registered = await asyncio.gather(
         *(
             lobby.RegisterPlayer(
-                lpb.RegisterPlayerRequest(name=f"bot {t + 1}.{s + 1}", initial_balance=BUY_IN),
+                lpb.RegisterPlayerRequest(name=f"bot {t + 1}.{s + 1}"),
                 timeout=CALL_TIMEOUT_S,
             )
             for t in range(tables)
             for s in range(seats)
+        )
+    )
+    await asyncio.gather(
+        *(
+            lobby.GrantChips(
+                lpb.GrantChipsRequest(player_id=reply.player.player_id, amount=BUY_IN),
+                timeout=CALL_TIMEOUT_S,
+            )
+            for reply in registered
         )
     )
     room = []

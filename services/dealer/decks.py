@@ -94,18 +94,10 @@ class DeckStore:
             DECKS_EXPIRED.inc()
         DECKS_OPEN.set(len(self._decks))
 
-    def add(
-        self,
-        deck: Deck,
-        deck_secrets: DeckSecrets,
-        *,
-        game: Game,
-        hand_id: str,
-        table_id: str,
-        preset: bool,
-        owner: str = ANONYMOUS,
-    ) -> DeckEntry:
-        """Keep a new deck of ``owner`` under a fresh unguessable id."""
+    def check_room(self, owner: str) -> None:
+        """RESOURCE_EXHAUSTED when ``owner`` holds its limit of open decks, or the
+        dealer its own: checked before a deck is shuffled, so a refused call costs
+        next to nothing."""
         self._expire()
         if self._owned[owner] >= self._max_per_caller:
             raise ResourceExhaustedError(
@@ -118,6 +110,20 @@ class DeckStore:
                 f"the dealer holds its maximum of {self._max} open decks (DEALER_MAX_DECKS); "
                 "a deck is closed with its hand: close the decks of finished hands"
             )
+
+    def add(
+        self,
+        deck: Deck,
+        deck_secrets: DeckSecrets,
+        *,
+        game: Game,
+        hand_id: str,
+        table_id: str,
+        preset: bool,
+        owner: str = ANONYMOUS,
+    ) -> DeckEntry:
+        """Keep a new deck of ``owner`` under a fresh unguessable id."""
+        self.check_room(owner)
         entry = DeckEntry(
             deck_id=secrets.token_urlsafe(16),
             deck=deck,

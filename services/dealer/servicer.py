@@ -125,6 +125,9 @@ class DealerServicer(pb_grpc.DealerServicer):
 
     async def OpenDeck(self, request: pb.OpenDeckRequest, context: Context) -> pb.OpenDeckResponse:
         owner = deck_owner(context)
+        # A caller at its limit is refused before anything is shuffled: its
+        # refusals cost the dealer next to nothing, which stays the other tables'.
+        self._store.check_room(owner)
         game = game_of(request.game)
         fewest, most = PLAYERS[game]
         players = check_count(request.players, "players", fewest, most)
