@@ -96,7 +96,7 @@ from bench.stack_profile import Profiler, summarize_profile
 from bench.stack_room import CONNECT_TIMEOUT_S, BotsProcess, create_room, seat_everyone
 from devroom.stack import BACKENDS, Stack
 from poker.lobby.v1 import lobby_pb2_grpc
-from poker_wire.channels import Stubs
+from poker_wire.channels import staff_lobby
 
 
 @dataclass(frozen=True)
@@ -159,10 +159,7 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
             stack["lobby"].aio_channel("operator") as staff_channel,
             stack["lobby"].player_channel() as lobby_channel,
         ):
-            staff = Stubs(
-                lobby_pb2_grpc.LobbyStub(staff_channel),
-                lobby_pb2_grpc.LobbyOperatorStub(staff_channel),
-            )
+            staff = staff_lobby(staff_channel)
             room = await create_room(staff, bench.tables, bench.seats)
             everyone = [b for table in room for b in table]
             for b in everyone:  # the shard that runs the bot's table (its public port)

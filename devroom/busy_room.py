@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from poker.common.v1.common_pb2 import Action, LegalActions
-from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
 from poker_bots import Bot, TableView, make_bot, play
-from poker_wire.channels import Stubs
+from poker_wire.channels import staff_lobby
 
 from .room import Room, table_specs
 from .stack import Stack
@@ -82,10 +81,7 @@ async def busy_room(
         stack["lobby"].aio_channel("operator") as lobby_channel,
         stack["table"].player_channel() as table_channel,
     ):
-        lobby = Stubs(
-            lobby_pb2_grpc.LobbyStub(lobby_channel),
-            lobby_pb2_grpc.LobbyOperatorStub(lobby_channel),
-        )
+        lobby = staff_lobby(lobby_channel)
         room = Room(lobby, table_pb2_grpc.TableServiceStub(table_channel))
         await room.create(table_specs(), clock_ms)
         await wait_for_tables(room)

@@ -36,11 +36,11 @@ from dataclasses import dataclass, field
 
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
-from poker.lobby.v1 import lobby_pb2_grpc, tournament_pb2_grpc
 from poker.lobby.v1 import tournament_pb2 as tpb
+from poker.lobby.v1 import tournament_pb2_grpc
 from poker_bots import make_bot
 from poker_bots.tournament import play_tournament
-from poker_wire.channels import Stubs
+from poker_wire.channels import Stubs, staff_lobby
 from service_kit import loop as event_loop
 
 from .launcher import ServiceProcess
@@ -213,7 +213,7 @@ async def run(
         lobby_process.aio_channel("operator") as lobby,
         table_process.player_channel() as tables,
     ):
-        lobby_stub = Stubs(lobby_pb2_grpc.LobbyStub(lobby), lobby_pb2_grpc.LobbyOperatorStub(lobby))
+        lobby_stub = staff_lobby(lobby)
         tstub = Stubs(
             tournament_pb2_grpc.TournamentsStub(lobby),
             tournament_pb2_grpc.TournamentOperatorStub(lobby),

@@ -28,11 +28,13 @@ def card_list(
         raise WireError(f"{field} must hold {fewest}..{most} cards, got {len(texts)}")
     cards = [one_card(t, f"{field}[{i}]") for i, t in enumerate(texts)]
     if distinct and len(set(cards)) != len(cards):
-        seen: set[Card] = set()
-        for c in cards:
-            if c in seen:
-                raise WireError(f"{field}: {card_str(c)} appears twice")
-            seen.add(c)
+        # The positions, not the card: a refused call's message can reach a log
+        # line (the table logs why it voided a hand), and no card is ever logged.
+        first: dict[Card, int] = {}
+        for i, c in enumerate(cards):
+            if c in first:
+                raise WireError(f"{field}[{i}] repeats {field}[{first[c]}]: cards are distinct")
+            first[c] = i
     return cards
 
 

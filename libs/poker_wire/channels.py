@@ -117,3 +117,12 @@ class Stubs:
 
     def __getattr__(self, name: str) -> Any:  # for type checkers: any method
         raise AttributeError(name)
+
+
+def staff_lobby(channel: grpc.aio.Channel | grpc.Channel) -> Any:
+    """The lobby as the room's staff calls it, on an operator's channel to its
+    internal port: the player plane (register, tables) and the staff's calls
+    (create tables, grant chips, the ledger) as one object."""
+    from poker.lobby.v1 import lobby_pb2_grpc  # the generated code, made by `make setup`
+
+    return Stubs(lobby_pb2_grpc.LobbyStub(channel), lobby_pb2_grpc.LobbyOperatorStub(channel))

@@ -87,9 +87,11 @@ def _table(
         if allowed is not None and not allowed.issuperset(own):
             lowest = "6" if with_sixes else "7"
             raise InvalidArgumentError(f"{field}.cards: the 7-A deck holds {lowest}..A only (G1)")
-        for c in own:
-            if c in seen:
-                raise InvalidArgumentError(f"{field}.cards: {card_str(c)} is dealt twice")
+        for i, c in enumerate(own):
+            if c in seen:  # the position, never the card: refusals reach log lines
+                raise InvalidArgumentError(
+                    f"{field}.cards[{i}] is a card already dealt to another hand or the board"
+                )
             seen.add(c)
         cards.append(own)
     return Table(game, seats, cards, community, with_sixes)

@@ -276,6 +276,9 @@ class Downstream:
     async def _retire_old(self) -> None:
         """Close the channels of the certificate before, once their calls are over."""
         await asyncio.sleep(self.deadline * 2)
+        await self._close_retired()
+
+    async def _close_retired(self) -> None:
         while self._retired:
             channels, streams = self._retired.pop()
             for stream in streams.values():
@@ -320,9 +323,4 @@ class Downstream:
 
     async def close(self) -> None:
         self._retired.append((self._channels, self.streams))
-        while self._retired:
-            channels, streams = self._retired.pop()
-            for stream in streams.values():
-                await stream.close()
-            for channel in channels.values():
-                await channel.close()
+        await self._close_retired()

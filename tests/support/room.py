@@ -52,7 +52,7 @@ from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
-from poker_wire.channels import Stubs
+from poker_wire.channels import staff_lobby
 from services.dealer.audit import audit_reveal
 from tests.support.hand import Hand
 from tests.support.metrics import scrape
@@ -84,9 +84,7 @@ class Room:
         ]
         self.lobby = lobby_pb2_grpc.LobbyStub(self._channels[0])
         self.table = table_pb2_grpc.TableServiceStub(self._channels[1])
-        self.staff: Any = Stubs(
-            lobby_pb2_grpc.LobbyStub(operator), lobby_pb2_grpc.LobbyOperatorStub(operator)
-        )
+        self.staff: Any = staff_lobby(operator)
         self.certification = table_pb2_grpc.TableCertificationStub(self._channels[3])
         self.audit_stub = table_pb2_grpc.TableAuditStub(self._channels[4])
         self.players: list[Player] = []

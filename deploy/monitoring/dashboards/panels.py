@@ -15,7 +15,7 @@ RATE = "$__rate_interval"
 # Server-side gRPC failures (see rules/cardroom.rules.yml: client errors excluded).
 CLIENT_OK = (
     "OK|CANCELLED|INVALID_ARGUMENT|FAILED_PRECONDITION|NOT_FOUND|PERMISSION_DENIED|"
-    "ALREADY_EXISTS|OUT_OF_RANGE|UNAUTHENTICATED"
+    "ALREADY_EXISTS|OUT_OF_RANGE|UNAUTHENTICATED|ABORTED|RESOURCE_EXHAUSTED"
 )
 # Services whose calls ride their Batch streams: grpc_server_handled_total counts
 # such a stream once, when it ends, so their calls are counted in

@@ -19,11 +19,10 @@ from contextlib import contextmanager
 from devroom.room import Room, TableSpec
 from devroom.stack import Stack
 from poker.common.v1 import common_pb2 as common
-from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2_grpc
 from poker_bots import TableView, make_bot, play
 from poker_bots.sdk import LegalActions
-from poker_wire.channels import Stubs
+from poker_wire.channels import staff_lobby
 
 DRAW_CLOCK_MS = 300
 
@@ -63,10 +62,7 @@ async def _play(stack: Stack, stop: threading.Event, ready: threading.Event) -> 
         stack["table"].player_channel() as table_channel,
     ):
         room = Room(
-            Stubs(
-                lobby_pb2_grpc.LobbyStub(lobby_channel),
-                lobby_pb2_grpc.LobbyOperatorStub(lobby_channel),
-            ),
+            staff_lobby(lobby_channel),
             table_pb2_grpc.TableServiceStub(table_channel),
         )
         await room.create([stud], 5_000)

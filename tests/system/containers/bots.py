@@ -21,11 +21,10 @@ import grpc
 
 from devroom.room import Room, table_specs
 from poker.common.v1 import common_pb2 as common
-from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
 from poker_bots import make_bot, play
-from poker_wire.channels import Stubs, player_channel, service_channel
+from poker_wire.channels import player_channel, service_channel, staff_lobby
 
 from .stack import ContainerStack
 
@@ -108,10 +107,7 @@ class PlayingRoom:
             player_channel(self.stack.public_target("table"), pki.ca_file) as table_channel,
         ):
             table_stub = table_pb2_grpc.TableServiceStub(table_channel)
-            lobby = Stubs(
-                lobby_pb2_grpc.LobbyStub(lobby_channel),
-                lobby_pb2_grpc.LobbyOperatorStub(lobby_channel),
-            )
+            lobby = staff_lobby(lobby_channel)
             room = Room(lobby, table_stub)
             await room.create(table_specs(), CLOCK_MS)
             self.labels = {t.table_id: t.spec.label for t in room.tables}

@@ -31,7 +31,7 @@ from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
-from poker_wire.channels import Stubs
+from poker_wire.channels import Stubs, staff_lobby
 
 from .bots import Outcome, PlayingRoom
 from .stack import ContainerStack
@@ -101,7 +101,7 @@ def lobby(stack: ContainerStack) -> Iterator[StaffLobby]:
     """The lobby as the operator (the ledger, the hand records, the tables),
     over mutual TLS on its internal port."""
     with stack.channel("lobby", "operator") as channel:
-        merged = Stubs(lobby_pb2_grpc.LobbyStub(channel), lobby_pb2_grpc.LobbyOperatorStub(channel))
+        merged = staff_lobby(channel)
         yield cast(StaffLobby, merged)
 
 

@@ -28,7 +28,7 @@ from poker.lobby.v1 import lobby_pb2_grpc, tournament_pb2
 from poker.showdown.v1 import showdown_pb2
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
-from poker_wire.channels import Stubs, player_credentials, service_credentials
+from poker_wire.channels import player_credentials, service_credentials, staff_lobby
 from service_kit.identity import IDENTITIES
 from service_kit.pki import Pki
 
@@ -137,9 +137,7 @@ class HostileRoom:
 
     async def world(self) -> World:
         async with self.internal_channel("lobby", "operator") as channel:
-            lobby = Stubs(
-                lobby_pb2_grpc.LobbyStub(channel), lobby_pb2_grpc.LobbyOperatorStub(channel)
-            )
+            lobby = staff_lobby(channel)
             totals = await lobby.GetLedgerTotals(lpb.GetLedgerTotalsRequest())
             balances: dict[str, int] = {}
             stacks: dict[tuple[str, str], int] = {}
@@ -208,7 +206,7 @@ async def hold_hands(endpoints: Endpoints) -> HostileRoom:
         endpoints.internal("lobby"), service_credentials(endpoints.pki.dir("operator"))
     ) as channel:
         room = Room(
-            Stubs(lobby_pb2_grpc.LobbyStub(channel), lobby_pb2_grpc.LobbyOperatorStub(channel)),
+            staff_lobby(channel),
             table_pb2_grpc.TableServiceStub(channel),
         )
         await room.create(table_specs()[:2], CLOCK_MS)
