@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from typing import Any
+import asyncio
+import dataclasses
 
 from prometheus_client import Counter, Gauge
 
+from service_kit.logs import get_logger
 from service_kit.metrics import batch_metrics
+
+from .store import LobbyStore, Totals
 
 PLAYERS_REGISTERED = Counter("lobby_players_registered", "Players registered.")
 CHIPS_GRANTED = Counter("lobby_chips_granted", "Play money granted at registration.")
@@ -34,18 +36,59 @@ LEDGER_GRANTED = Gauge(
 )
 LEDGER_BALANCES = Gauge("lobby_ledger_balances_chips", "Chips in players' balances.")
 LEDGER_AT_TABLES = Gauge("lobby_ledger_at_tables_chips", "Chips on seats at tables.")
-LEDGER_REFRESH_S = 1.0  # the totals are SQL sums over the ledger: at most once a second
-_ledger_refreshed = [float("-inf")]
+LEDGER_MISMATCH = Gauge(
+    "lobby_ledger_reconcile_mismatch",
+    "1 when the last full reconciliation (SQL sums over the ledger, balances and "
+    "seats) disagreed with the running totals behind the ledger gauges, else 0.",
+)
+LEDGER_RECONCILED = Gauge(
+    "lobby_ledger_reconciled_timestamp_seconds", "When the last full reconciliation ended."
+)
+
+log = get_logger()
 
 
-def set_ledger_totals(totals: Callable[[], Any]) -> None:
-    """Set the ledger gauges from one ``store.totals()`` snapshot (granted ==
-    balances + at_tables; the chip-ledger alert fires when not), throttled."""
-    now = time.monotonic()
-    if now - _ledger_refreshed[0] < LEDGER_REFRESH_S:
-        return
-    _ledger_refreshed[0] = now
-    t = totals()
+def set_ledger_totals(t: Totals) -> None:
+    """The ledger gauges from the store's running totals (``LobbyStore.on_totals``:
+    after every commit that wrote ledger rows; O(1)).  granted == balances +
+    at_tables, or the chip-ledger alert fires."""
     LEDGER_GRANTED.set(t.granted)
     LEDGER_BALANCES.set(t.balances)
     LEDGER_AT_TABLES.set(t.at_tables)
+
+
+async def reconcile(store: LobbyStore) -> bool:
+    """One full reconciliation: ``totals()`` (on a thread with a connection of its
+    own, or on the loop for a ``:memory:`` database no other connection sees)
+    against the running totals of the same commit.  A mismatch is logged and sets
+    ``lobby_ledger_reconcile_mismatch`` (the chip-ledger alert); returns agreement."""
+    store.reconcile_start()
+    try:
+        sums = (
+            await asyncio.to_thread(store.reconcile_sums) if store.reads_apart else store.totals()
+        )
+    except BaseException:
+        store.reconcile_abandon()
+        raise
+    agree, running = store.reconciled(sums)
+    LEDGER_MISMATCH.set(0 if agree else 1)
+    LEDGER_RECONCILED.set_to_current_time()
+    if agree:
+        log.info("ledger reconciled", entries=sums.entries, granted=sums.granted)
+    else:
+        log.error(
+            "ledger reconciliation mismatch: the SQL sums differ from the running totals",
+            sums=dataclasses.asdict(sums),
+            running=None if running is None else dataclasses.asdict(running),
+        )
+    return agree
+
+
+async def reconcile_every(store: LobbyStore, interval_s: float) -> None:
+    """``reconcile`` now, then every ``interval_s`` seconds, until cancelled."""
+    while True:
+        try:
+            await reconcile(store)
+        except Exception:
+            log.exception("ledger reconciliation failed")
+        await asyncio.sleep(interval_s)

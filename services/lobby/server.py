@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import grpc
 
 from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from service_kit import ServiceSpec
 from service_kit.logs import get_logger
 
+from .metrics import reconcile_every
 from .servicer import ERROR_CODES, LobbyServicer
 from .settings import LobbySettings
 from .store import LobbyStore
@@ -40,17 +43,27 @@ def make_spec() -> ServiceSpec:
     book = TournamentBook(TournamentStore(store))
     servicer = LobbyServicer(store, settings, book)
     tournaments = TournamentsServicer(book)
+    background: set[asyncio.Task[None]] = set()
 
     def register(server: grpc.aio.Server) -> None:
+        # Called on the serving loop: the ledger's full reconciliation, every
+        # LOBBY_RECONCILE_S, on a thread (the gauges follow running totals).
+        background.add(asyncio.create_task(reconcile_every(store, settings.reconcile_s)))
         lobby_pb2_grpc.add_LobbyServicer_to_server(servicer, server)
         lobby_pb2_grpc.add_LobbyHandsServicer_to_server(servicer, server)
         lobby_pb2_grpc.add_LobbyOperatorServicer_to_server(servicer, server)
         tournament_pb2_grpc.add_TournamentsServicer_to_server(tournaments, server)
         tournament_pb2_grpc.add_TournamentOperatorServicer_to_server(tournaments, server)
 
+    async def stop() -> None:
+        for task in background:
+            task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
+
     return ServiceSpec(
         name="lobby",
         service_names=SERVICE_NAMES,
         register=register,
         error_codes=ERROR_CODES,  # the servicer checks first: the library's last word
+        on_shutdown=stop,
     )

@@ -44,6 +44,16 @@ class LobbySettings:
             maximum=1000,
         )
     )
+    reconcile_s: float = setting(
+        Var(
+            "LOBBY_RECONCILE_S",
+            300.0,
+            "seconds between full reconciliations of the ledger (SQL sums over every row, "
+            "off the event loop) against the running totals behind the ledger gauges; a "
+            "mismatch sets lobby_ledger_reconcile_mismatch (the CardroomChipLedgerMismatch alert)",
+            minimum=1.0,
+        )
+    )
     db: str = setting(
         Var(
             "LOBBY_DB",

@@ -35,15 +35,24 @@ writes of one RPC in ``transaction()``; the methods never commit on their own.  
 PostgreSQL database runs the same methods and SQL (``LOBBY_DB=postgresql://...``,
 through the dialect layer in ``postgres.py``).  The process is one asyncio
 loop and these calls are short, so they run inline.
+
+The store also keeps the ledger's sums in memory (``running_totals``): every
+row ``_ledger`` writes adds to the open transaction's deltas, which are added on
+COMMIT and dropped on ROLLBACK, so the lobby's gauges cost nothing per hand
+whatever the ledger's size.  ``totals()`` (SQL sums over everything) stays the
+exact answer; ``reconcile_sums()`` runs it on a connection of its own (for a
+thread) and ``reconciled()`` compares it with the running sums at the same
+commit (``metrics.reconcile``).
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from . import postgres
@@ -176,6 +185,11 @@ class Totals:
     entries: int
 
 
+# Running totals kept longest while a reconciliation reads (one per commit that
+# wrote ledger rows): past this many the reconciliation is abandoned, not alerted.
+MOST_RECONCILE_COMMITS = 100_000
+
+
 class LobbyStore:
     """Players, tables, seats and the ledger in one SQLite (or PostgreSQL) database."""
 
@@ -192,6 +206,17 @@ class LobbyStore:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
         self._db.executescript(SCHEMA)
+        self._path, self._password = path, password
+        # The ledger's sums as committed, kept in memory (module doc): balances and
+        # at_tables are the ledger's own sums (ledger_balances, ledger_tables).
+        self._pending: list[tuple[int, int, int]] | None = None  # the open transaction's
+        t = self.totals()
+        self._running = Totals(
+            t.granted, t.ledger_balances, t.ledger_tables, t.ledger_balances, t.ledger_tables,
+            t.entries,
+        )  # fmt: skip
+        self._history: dict[int, Totals] | None = None  # by entries, while reconciling
+        self.on_totals: Callable[[Totals], None] | None = None  # after each such commit
 
     def close(self) -> None:
         self._db.close()
@@ -200,12 +225,94 @@ class LobbyStore:
     def transaction(self) -> Iterator[None]:
         """Everything written inside is committed together, or not at all."""
         self._db.execute("BEGIN IMMEDIATE")
+        self._pending = []
         try:
             yield
         except BaseException:
+            self._pending = None
             self._db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
+        try:
+            self._db.execute("COMMIT")
+        finally:
+            deltas, self._pending = self._pending, None
+        self._add(deltas)
+
+    # ------------------------------------------------------------ running totals
+
+    @property
+    def running_totals(self) -> Totals:
+        """The ledger's sums as committed, from memory (O(1))."""
+        return self._running
+
+    def _add(self, deltas: list[tuple[int, int, int]] | None) -> None:
+        """Committed ledger rows (granted, balance_delta, table_delta) to the sums."""
+        if not deltas:
+            return
+        r = self._running
+        granted = r.granted + sum(d[0] for d in deltas)
+        balances = r.balances + sum(d[1] for d in deltas)
+        at_tables = r.at_tables + sum(d[2] for d in deltas)
+        entries = r.entries + len(deltas)
+        self._running = Totals(granted, balances, at_tables, balances, at_tables, entries)
+        if self._history is not None:
+            if len(self._history) >= MOST_RECONCILE_COMMITS:
+                self._history = None
+            else:
+                self._history[entries] = self._running
+        if self.on_totals is not None:
+            self.on_totals(self._running)
+
+    # ------------------------------------------------------------ reconciliation
+
+    @property
+    def reads_apart(self) -> bool:
+        """Whether another connection sees this database (not so ``:memory:``)."""
+        return self._path not in (":memory:", "") and not self._path.startswith("file:")
+
+    def reconcile_start(self) -> None:
+        """Keep the running totals of every commit until ``reconciled``."""
+        self._history = {self._running.entries: self._running}
+
+    def reconciled(self, sums: Totals) -> tuple[bool, Totals | None]:
+        """Whether ``sums`` (a ``totals()`` read since ``reconcile_start``) agree
+        with the running totals at the same commit (the one with as many ledger
+        rows), and those running totals (None: no commit had that many rows, or
+        too many commits were kept)."""
+        history, self._history = self._history, None
+        running = None if history is None else history.get(sums.entries)
+        if running is None:
+            return False, None
+        agree = (
+            sums.granted == running.granted
+            and sums.balances == sums.ledger_balances == running.balances
+            and sums.at_tables == sums.ledger_tables == running.at_tables
+        )
+        return agree, running
+
+    def reconcile_abandon(self) -> None:
+        self._history = None
+
+    def reconcile_sums(self) -> Totals:
+        """``totals()`` on a read-only connection of its own, in one read
+        transaction (one snapshot): for a thread, while the loop keeps writing.
+        Only when ``reads_apart``."""
+        db: Any
+        if postgres.is_postgres(self._path):
+            db = postgres.Connection(self._path, password=self._password)
+            begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        else:
+            uri = Path(self._path).resolve().as_uri() + "?mode=ro"
+            db = sqlite3.connect(uri, uri=True, isolation_level=None)
+            begin = "BEGIN"
+        try:
+            db.execute(begin)
+            try:
+                return _totals(db)
+            finally:
+                db.execute("ROLLBACK")
+        finally:
+            db.close()
 
     # ------------------------------------------------------------ players
 
@@ -440,19 +547,28 @@ class LobbyStore:
             "table_delta) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (time.time(), kind, player_id, table_id, hand_id, balance_delta, table_delta),
         )
+        delta = (balance_delta if kind == "grant" else 0, balance_delta, table_delta)
+        if self._pending is None:  # autocommit: written already
+            self._add([delta])
+        else:  # added on COMMIT, dropped on ROLLBACK
+            self._pending.append(delta)
 
     def totals(self) -> Totals:
-        granted, ledger_balances, ledger_tables, entries = self._db.execute(
-            "SELECT COALESCE(SUM(CASE WHEN kind = 'grant' THEN balance_delta END), 0), "
-            "COALESCE(SUM(balance_delta), 0), COALESCE(SUM(table_delta), 0), COUNT(*) "
-            "FROM ledger"
-        ).fetchone()
-        (balances,) = self._db.execute("SELECT COALESCE(SUM(balance), 0) FROM players").fetchone()
-        (at_tables,) = self._db.execute("SELECT COALESCE(SUM(chips), 0) FROM seats").fetchone()
-        # Tournament buy-ins not yet paid out and fees (tournament_store.py) are money
-        # that left the balances: on the tables side, as the t_* ledger rows say.
-        (held,) = self._db.execute(
-            "SELECT COALESCE(SUM(pool_held + fees), 0) FROM tournaments"
-        ).fetchone()
-        at_tables += held
-        return Totals(granted, balances, at_tables, ledger_balances, ledger_tables, entries)
+        """The exact sums, over the whole ledger and every balance and seat."""
+        return _totals(self._db)
+
+
+def _totals(db: Any) -> Totals:
+    """``LobbyStore.totals`` on the connection ``db``."""
+    granted, ledger_balances, ledger_tables, entries = db.execute(
+        "SELECT COALESCE(SUM(CASE WHEN kind = 'grant' THEN balance_delta END), 0), "
+        "COALESCE(SUM(balance_delta), 0), COALESCE(SUM(table_delta), 0), COUNT(*) "
+        "FROM ledger"
+    ).fetchone()
+    (balances,) = db.execute("SELECT COALESCE(SUM(balance), 0) FROM players").fetchone()
+    (at_tables,) = db.execute("SELECT COALESCE(SUM(chips), 0) FROM seats").fetchone()
+    # Tournament buy-ins not yet paid out and fees (tournament_store.py) are money
+    # that left the balances: on the tables side, as the t_* ledger rows say.
+    (held,) = db.execute("SELECT COALESCE(SUM(pool_held + fees), 0) FROM tournaments").fetchone()
+    at_tables += held
+    return Totals(granted, balances, at_tables, ledger_balances, ledger_tables, entries)

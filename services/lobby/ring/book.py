@@ -145,7 +145,6 @@ class RingBook(RingTables):
                 HANDS_FINISHED.labels(table.game.value).inc()
                 log.info("hand finished", stacks=stacks)
         self.count_cash_outs(cash_outs)
-        self.update_gauges()
         return self._finished(request, seating.hands_played)
 
     def _refuse_finish(self, table: RingTable, hand_id: str, fingerprint: bytes) -> None:
@@ -216,7 +215,6 @@ class RingBook(RingTables):
             HANDS_VOIDED.labels(table.game.value).inc()
             log.warning("hand voided", reason=reason, stacks=list(plan.stacks))
         self.count_cash_outs(cash_outs)
-        self.update_gauges()
         return pb.VoidPendingHandResponse(
             hand_id=pending.hand_id, hands_played=seating.hands_played
         )

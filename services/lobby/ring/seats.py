@@ -73,7 +73,6 @@ def sit_down(
         log.info("sat down", player_id=player.player_id, seat=seat, chips=buy_in, choice=choice)
     BUY_INS.labels(table.game.value).inc()
     BUY_IN_CHIPS.labels(table.game.value).inc(buy_in)
-    tables.update_gauges()
     return pb.SitDownResponse(seat=seat, stack=buy_in, balance=balance)
 
 
@@ -97,7 +96,6 @@ def stand_up(tables: RingTables, player: PlayerRow, table_id: str) -> pb.StandUp
         with tables.change(table):
             chips, balance, cash_out = tables.leave(table, seat, "stand_up")
     tables.count_cash_outs([cash_out])
-    tables.update_gauges()
     return pb.StandUpResponse(returned=chips, balance=balance, pending=False)
 
 

@@ -40,6 +40,9 @@ class RingTables:
         self.store = store
         self.max_orbits_away = max_orbits_away  # B5 for tables created without one
         self.tables: dict[str, RingTable] = {}
+        # The ledger gauges follow the store's running totals, commit by commit.
+        store.on_totals = set_ledger_totals
+        set_ledger_totals(store.running_totals)
         self._restore()
 
     # ------------------------------------------------------------ start-up
@@ -80,7 +83,7 @@ class RingTables:
                 )
                 self.save_seating(table)
         self.count_cash_outs(cash_outs)
-        self.update_gauges()
+        self.recount_gauges()
         log.info("lobby restored", tables=len(self.tables), released_seats=len(cash_outs))
 
     def _void_after_restart(self) -> None:
@@ -111,9 +114,13 @@ class RingTables:
 
     @contextmanager
     def change(self, table: RingTable | None = None) -> Iterator[None]:
-        """One transaction; on any error the table's in-memory state is restored."""
+        """One transaction; on any error the table's in-memory state is restored.
+        Once committed, the seated-players gauge moves by the seats the change
+        filled or emptied at this table (O(seats), whatever the number of tables)."""
         saved = None
+        seated = 0
         if table is not None:
+            seated = len(table.seating.occupied())
             saved = (
                 table.seating.copy(),
                 table.pending,
@@ -129,6 +136,10 @@ class RingTables:
             if table is not None and saved is not None:
                 table.seating, table.pending, table.leaving, table.last_finished = saved
             raise
+        if table is not None:
+            moved = len(table.seating.occupied()) - seated
+            if moved:
+                SEATED.labels(table.game.value).inc(moved)
 
     def save_seating(self, table: RingTable) -> None:
         """The table's markers to the store, in the transaction of the change."""
@@ -144,16 +155,22 @@ class RingTables:
             raise NotFoundError(f"no table {tid}")
         return table
 
-    def update_gauges(self) -> None:
+    def recount(self) -> tuple[Tally[Game], Tally[Game]]:
+        """Tables and seated players by game, counted over every table."""
         tables: Tally[Game] = Tally()
         seated: Tally[Game] = Tally()
         for table in self.tables.values():
             tables[table.game] += 1
             seated[table.game] += len(table.seating.occupied())
+        return tables, seated
+
+    def recount_gauges(self) -> None:
+        """The table and seat gauges from a count of every table: at start only;
+        then ``create`` and ``change`` move them by what each event changed."""
+        tables, seated = self.recount()
         for game in Game:
             TABLES.labels(game.value).set(tables[game])
             SEATED.labels(game.value).set(seated[game])
-        set_ledger_totals(self.store.totals)
 
     @staticmethod
     def count_cash_outs(cash_outs: Iterable[CashOut]) -> None:
@@ -211,7 +228,7 @@ class RingTables:
             self.store.add_table(row)
             self.save_seating(table)
         self.tables[row.table_id] = table
-        self.update_gauges()
+        TABLES.labels(game.value).inc()
         with bound_contextvars(table_id=row.table_id):
             log.info("table created", game=game.value, seats=row.seats, min_buy_in=min_buy_in)
         return table
