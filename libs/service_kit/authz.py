@@ -21,7 +21,7 @@ so no check is made: that mode exists only to measure what TLS costs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,31 +114,18 @@ class AccessInterceptor(WrappingInterceptor):
     @staticmethod
     def _limited(handler: Handler, method: str, limiter: RateLimiter) -> Behavior:
         """The player's call, unless their bucket is empty (RESOURCE_EXHAUSTED)."""
-        behavior = behavior_of(handler)
-        message = f"too many calls to {method}: {limiter.describe()}; retry in a moment"
+        status = (
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            f"too many calls to {method}: {limiter.describe()}; retry in a moment",
+        )
 
-        def refused(request: Any, context: Any) -> bool:
+        def refusal(request: Any, context: Any) -> tuple[grpc.StatusCode, str] | None:
             if caller_identity(context) is not None:
-                return False  # the room's own services and staff
+                return None  # the room's own services and staff
             key = caller_key(request, bearer_token(context), context.peer())
-            return not limiter.allow(key)
+            return None if limiter.allow(key) else status
 
-        if streams_responses_by_yield(handler):
-
-            async def streaming(request: Any, context: Any) -> Any:
-                if refused(request, context):
-                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
-                async for response in behavior(request, context):
-                    yield response
-
-            return streaming
-
-        async def unary(request: Any, context: Any) -> Any:
-            if refused(request, context):
-                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
-            return await behavior(request, context)
-
-        return unary
+        return _checked_first(handler, refusal)
 
     @staticmethod
     def _refusal(context: Any, method: str, access: Access) -> tuple[grpc.StatusCode, str] | None:
@@ -158,29 +145,40 @@ class AccessInterceptor(WrappingInterceptor):
         )
 
     def _guard(self, handler: Handler, method: str, access: Access) -> Behavior:
-        behavior = behavior_of(handler)
-        refusal = self._refusal
         log = get_logger()
 
-        async def refuse(context: Any, status: tuple[grpc.StatusCode, str]) -> None:
-            log.warning("call refused", method=method, code=status[0].name)
-            await context.abort(*status)
-
-        if streams_responses_by_yield(handler):
-
-            async def streaming(request: Any, context: Any) -> Any:
-                status = refusal(context, method, access)
-                if status is not None:
-                    await refuse(context, status)
-                async for response in behavior(request, context):
-                    yield response
-
-            return streaming
-
-        async def unary(request: Any, context: Any) -> Any:
-            status = refusal(context, method, access)
+        def refusal(request: Any, context: Any) -> tuple[grpc.StatusCode, str] | None:
+            status = self._refusal(context, method, access)
             if status is not None:
-                await refuse(context, status)
-            return await behavior(request, context)
+                log.warning("call refused", method=method, code=status[0].name)
+            return status
 
-        return unary
+        return _checked_first(handler, refusal)
+
+
+Refusal = Callable[[Any, Any], "tuple[grpc.StatusCode, str] | None"]
+
+
+def _checked_first(handler: Handler, refusal: Refusal) -> Behavior:
+    """The handler's behaviour, run only when ``refusal(request, context)`` is None;
+    else the call ends with the status it gives (a response stream included)."""
+    behavior = behavior_of(handler)
+
+    if streams_responses_by_yield(handler):
+
+        async def streaming(request: Any, context: Any) -> Any:
+            status = refusal(request, context)
+            if status is not None:
+                await context.abort(*status)
+            async for response in behavior(request, context):
+                yield response
+
+        return streaming
+
+    async def unary(request: Any, context: Any) -> Any:
+        status = refusal(request, context)
+        if status is not None:
+            await context.abort(*status)
+        return await behavior(request, context)
+
+    return unary

@@ -18,6 +18,8 @@ from __future__ import annotations
 import os
 from typing import Any, Final
 
+from .errors import InvalidArgumentError
+
 TRUST_DOMAIN_ENV: Final = "TLS_TRUST_DOMAIN"
 DEFAULT_TRUST_DOMAIN: Final = "cardroom.local"
 
@@ -83,8 +85,6 @@ def player_token(field: str, context: Any) -> str:
     ``authorization: Bearer`` metadata (the same rule on every method, and what a
     gateway passes on).  Both, differing, is INVALID_ARGUMENT: one call has one
     caller."""
-    from .errors import InvalidArgumentError  # the kit's errors import no identity
-
     bearer = bearer_token(context)
     if field and bearer and field != bearer:
         raise InvalidArgumentError(

@@ -60,7 +60,7 @@ class TlsFiles:
             )
         return self
 
-    def stamp(self) -> tuple[float, ...]:
+    def stamp(self) -> tuple[int, ...]:
         """The files' modification times: a change means a rotation."""
         try:
             return tuple(os.stat(self.directory / name).st_mtime_ns for name in FILES)

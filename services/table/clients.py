@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import os
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -45,6 +45,7 @@ from poker_wire.channels import Stubs, service_channel
 from service_kit.batches import BatchedMethod, batched_methods
 from service_kit.deadlines import default_deadline
 from service_kit.logs import get_logger
+from service_kit.tls import TlsFiles
 
 from .metrics import DOWNSTREAM_CALLS, DOWNSTREAM_FAILURES, DOWNSTREAM_SECONDS
 
@@ -218,15 +219,7 @@ class Downstream:
         self._timers: dict[str, Any] = {}
 
     def _files_stamp(self) -> tuple[int, ...]:
-        if self._tls_dir is None:
-            return ()
-        try:
-            return tuple(
-                os.stat(os.path.join(self._tls_dir, name)).st_mtime_ns
-                for name in ("ca.crt", "tls.crt", "tls.key")
-            )
-        except OSError:
-            return ()
+        return () if self._tls_dir is None else TlsFiles(Path(self._tls_dir)).stamp()
 
     def _connect(self) -> None:
         """Channels, stubs and Batch streams, with the certificate as it is now."""

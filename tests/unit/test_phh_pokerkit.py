@@ -66,6 +66,7 @@ from poker_rules.evaluate import low_rank
 from poker_rules.events import Burn, Timeout
 from poker_rules.phh import DRAW_VARIANTS, config_from_phh, replay_phh, to_phh, to_phh_dict
 from poker_rules.randomplay import random_action
+from tests.support.random_hands import play_out
 
 AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
 SAMPLE = 600  # hands per game; each PokerKit replay costs ~10 ms
@@ -228,13 +229,7 @@ def _random_hand(rng: random.Random, config: StudConfig | DrawConfig) -> StudHan
 
 def _play_out(hand: StudHand | DrawHand, rng: random.Random) -> None:
     """Random legal play to the end, with a timeout on about 1 decision in 20."""
-    while not hand.is_over:
-        if rng.random() < 0.05:
-            hand.timeout()
-            continue
-        i = hand.to_act
-        assert i is not None
-        hand.act(random_action(hand.legal_actions(), list(hand.hand_cards(i)), rng))
+    play_out(hand, rng, timeout_rate=0.05)
 
 
 def test_phh_export_is_toml_with_the_required_fields() -> None:

@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 from poker.lobby.v1 import lobby_pb2 as pb
 from poker_rules import DrawConfig, DrawHand, StudConfig, StudHand
 from poker_rules.draw import Post
-from poker_rules.randomplay import random_action
 from service_kit.errors import FailedPreconditionError
 from services.lobby.checks import Dealt, check_outcome, most_won
 from tests.support.lobby import LobbyClient
+from tests.support.random_hands import play_out
 
 from . import lobby_support as support
 
@@ -188,26 +188,14 @@ def _play_draw(rng: random.Random, stacks: list[int], dead: list[int]) -> list[i
     hand = DrawHand(
         DrawConfig(), stacks, seed=rng.randrange(1 << 30), posts=posts, big_blind_player=big
     )
-    while not hand.is_over:
-        if rng.random() < 0.1:
-            hand.timeout()
-            continue
-        i = hand.to_act
-        assert i is not None
-        hand.act(random_action(hand.legal_actions(), list(hand.hand_cards(i)), rng))
+    play_out(hand, rng, timeout_rate=0.1)
     assert hand.result is not None
     return list(hand.result.final_stacks)
 
 
 def _play_stud(rng: random.Random, stacks: list[int]) -> list[int]:
     hand = StudHand(StudConfig(), stacks, seed=rng.randrange(1 << 30))
-    while not hand.is_over:
-        if rng.random() < 0.1:
-            hand.timeout()
-            continue
-        i = hand.to_act
-        assert i is not None
-        hand.act(random_action(hand.legal_actions(), list(hand.hand_cards(i)), rng))
+    play_out(hand, rng, timeout_rate=0.1)
     assert hand.result is not None
     return list(hand.result.final_stacks)
 
