@@ -20,6 +20,9 @@ COMPILE_STAMP := libs/build/.compiled
 PROTOS := $(sort $(wildcard protos/poker/*/v1/*.proto))
 PROTO_OUT := libs/poker
 PROTO_STAMP := $(PROTO_OUT)/.generated
+# The public API also gets Connect stubs (room_connect.py): the gateway serves it
+# over Connect, gRPC-Web and gRPC with connectrpc.
+CONNECT_PROTOS := protos/poker/room/v1/room.proto
 
 .PHONY: help setup compile protos purepython check check-tests test lint typecheck unit \
   deploy-check bench run tournament selfplay lock clean system-setup images
@@ -49,6 +52,9 @@ $(PROTO_STAMP): $(STAMP) $(PROTOS) Makefile
 	  --plugin=protoc-gen-mypy_grpc=$(VENV)/bin/protoc-gen-mypy_grpc \
 	  --python_out=libs --grpc_python_out=libs --mypy_out=libs --mypy_grpc_out=libs \
 	  $(PROTOS)
+	$(PY) -m grpc_tools.protoc -I protos \
+	  --plugin=protoc-gen-connectrpc=$(VENV)/bin/protoc-gen-connectrpc \
+	  --connectrpc_out=libs --connectrpc_opt=protobuf=google $(CONNECT_PROTOS)
 	find $(PROTO_OUT) -type d -exec touch {}/__init__.py \;
 	touch $(PROTO_STAMP)
 

@@ -9,8 +9,10 @@ auth context as ``peer_spiffe_id``.  The identity is its last path segment, and
 only when the trust domain is ours: a certificate of another domain, or a
 connection without one (a player on the public port), has no identity.
 
-The identities: the five services by name, ``operator`` (creates tables, grants
-chips, reads ledger totals) and ``auditor`` (reads deck reveals).
+The identities: the five services by name, ``gateway`` (the room's public door:
+it calls the player plane of the lobby and the tables for the players it has
+authenticated), ``operator`` (creates tables, grants chips, reads ledger totals)
+and ``auditor`` (reads deck reveals).
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ TRUST_DOMAIN_ENV: Final = "TLS_TRUST_DOMAIN"
 DEFAULT_TRUST_DOMAIN: Final = "cardroom.local"
 
 SERVICES: Final = ("dealer", "betting", "showdown", "lobby", "table")
+GATEWAY: Final = "gateway"
 OPERATOR: Final = "operator"
 AUDITOR: Final = "auditor"
-IDENTITIES: Final = (*SERVICES, OPERATOR, AUDITOR)
+IDENTITIES: Final = (*SERVICES, GATEWAY, OPERATOR, AUDITOR)
 
 
 def trust_domain() -> str:
