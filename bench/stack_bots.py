@@ -11,7 +11,8 @@ and plays every bot with ``poker_bots.sdk.play`` (``DELIVERY_ON_TURN``) over
 ``channels`` shared grpc.aio channels per table-service process (a bot's own
 ``target``, the public port of the shard that runs its table, or else the
 spec's), TLS trusting the room's CA ``ca_file`` as any player's client
-(``"plaintext": true``: a bench run of the services without TLS).  Then it
+(``"plaintext": true``: a bench run of the services without TLS); ``"via":
+"room"`` sends every bot through the gateway at ``target`` instead.  Then it
 speaks in lines:
 
 - stdout ``{"event": "connected", "bots": N}`` once every bot has its Snapshot (the
@@ -43,6 +44,7 @@ from grpc import aio
 from poker.common.v1 import common_pb2
 from poker.table.v1 import table_pb2
 from poker_bots import Multiplexer, PlayStats, RandomBot, TableView, play
+from poker_bots.many import Via
 from poker_wire.channels import player_channel
 from service_kit import loop as event_loop
 from service_kit.heap import freeze_startup_heap
@@ -160,6 +162,9 @@ async def run() -> dict[str, Any]:
     # of the services without TLS).
     ca_file: str | None = spec.get("ca_file")
     plaintext = bool(spec.get("plaintext", False))
+    # "room": through the gateway (one door for every table); "table": each bot at
+    # the public port of its table's shard (the direct figures).
+    via: Via = "room" if spec.get("via") == "room" else "table"
     channels: dict[str, list[aio.Channel]] = {}
     connections: dict[str, list[aio.Channel | Multiplexer]] = {}
     for b in bots:
@@ -170,7 +175,7 @@ async def run() -> dict[str, Any]:
             ]
             # "many": every seat over one PlayMany stream per channel; "play": a
             # Play stream per seat.
-            connections[target] = [Multiplexer(c) if many else c for c in channels[target]]
+            connections[target] = [Multiplexer(c, via=via) if many else c for c in channels[target]]
 
     def hook_for(player_id: str, clock: TableClock) -> Any:
         def on_event(event: table_pb2.TableEvent, view: TableView) -> None:
@@ -224,6 +229,7 @@ async def run() -> dict[str, Any]:
                 stop=stop,
                 on_event=hook_for(b["player_id"], clocks[b["table_id"]]),
                 max_reconnects=0,
+                via=via,
             )
         )
         for i, b in enumerate(bots)

@@ -100,6 +100,7 @@ async def busy_room(
                     s.token,
                     bot(s.kind, seed + i),
                     stop=stop,
+                    via="table",
                 )
             )
             for t in room.tables

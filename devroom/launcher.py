@@ -24,11 +24,14 @@ import os
 import re
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +111,7 @@ class ServiceProcess:
             self.lines.append(line.rstrip("\n"))
             record = self._json(line)
             if record.get("event") == "serving":
-                self.port = int(record["port"])
+                self.port = int(record.get("port") or 0)  # the gateway has none
                 self.metrics_port = int(record["metrics_port"])
                 self.public_port = int(record.get("public_port") or 0)
                 self._serving.set()
@@ -175,6 +178,9 @@ class ServiceProcess:
                     raise PortInUseError(int(busy[1]), self.name, what)
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"{self.name} did not start:\n{self.log}")
+        if self.name == "gateway":
+            self._wait_healthz(deadline)
+            return
         with self.channel(self.name) as channel:
             stub: Any = health_pb2_grpc.HealthStub(channel)  # grpc_health ships no stubs
             while True:
@@ -187,6 +193,24 @@ class ServiceProcess:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{self.name} never became healthy:\n{self.log}")
                 time.sleep(0.05)
+
+    def _wait_healthz(self, deadline: float) -> None:
+        """The gateway's readiness: ``GET /healthz`` on its public port (TLS) is
+        200 once it has reached every shard."""
+        context = ssl.create_default_context(
+            cafile=str(self.pki.ca_file) if self.pki is not None else None
+        )
+        url = f"https://{self.public_target}/healthz"
+        while True:
+            try:
+                with urllib.request.urlopen(url, context=context, timeout=1) as reply:
+                    if reply.status == 200:
+                        return
+            except (OSError, urllib.error.URLError):
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{self.name} never became healthy:\n{self.log}")
+            time.sleep(0.05)
 
     def terminate(self, timeout: float = 10.0) -> int:
         """SIGTERM, wait; SIGKILL if it does not stop in time.  Returns the exit code."""

@@ -16,7 +16,7 @@ from typing import Final, Literal
 from service_kit.ports import DEFAULT_PUBLIC_PORTS, SERVICES
 from service_kit.process import port_in_use
 
-HIGHEST_BASE: Final = 65535 - 2 * len(SERVICES) - len(DEFAULT_PUBLIC_PORTS) + 1
+HIGHEST_BASE: Final = 65535 - 2 * len(SERVICES) - len(DEFAULT_PUBLIC_PORTS) - 2 + 1
 # How a launcher picks ports: the services' defaults, any free ones, or from a base port.
 Ports = Literal["fixed", "free"] | int
 
@@ -50,6 +50,13 @@ def public_port_from(base: int, service: str) -> int | None:
     if service not in names:
         return None
     return base + 2 * len(SERVICES) + names.index(service)
+
+
+def gateway_ports_from(base: int) -> tuple[int, int]:
+    """The gateway's (public, metrics) ports counted from ``base``: after the
+    services' public ports."""
+    first = base + 2 * len(SERVICES) + len(DEFAULT_PUBLIC_PORTS)
+    return first, first + 1
 
 
 def busy_port(host: str, port: int) -> bool:

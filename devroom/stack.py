@@ -17,6 +17,12 @@ each, as a deployment scales it out: each runs the lobby's tables whose id hashe
 to its shard, and ``table_target(table_id)`` is where that table's players
 connect.  The first shard is ``stack["table"]`` (the documented port when fixed);
 the others are ``table.1``, ``table.2``... on free ports.
+
+``gateway=True`` (the default) starts the gateway last, the room's one public
+door (services/gateway): it reaches the lobby and every shard on their internal
+ports as the identity ``gateway``, and ``gateway_target`` is where players,
+bots, apps and browsers connect (50050 when fixed).  No client needs a shard's
+address: the gateway routes each table's calls to the shard that runs it.
 """
 
 from __future__ import annotations
@@ -29,10 +35,22 @@ from collections.abc import Mapping
 
 from poker_wire.channels import LOCAL_ROOM_PKI
 from service_kit.pki import Pki, issue_room
-from service_kit.ports import DEFAULT_PORTS, DEFAULT_PUBLIC_PORTS
+from service_kit.ports import (
+    DEFAULT_GATEWAY_PORT,
+    DEFAULT_PORTS,
+    DEFAULT_PUBLIC_PORTS,
+    GATEWAY_METRICS_PORT,
+)
 
 from .launcher import ServiceProcess, shared_pki
-from .ports import PortInUseError, Ports, busy_port, ports_from, public_port_from
+from .ports import (
+    PortInUseError,
+    Ports,
+    busy_port,
+    gateway_ports_from,
+    ports_from,
+    public_port_from,
+)
 
 BACKENDS = ("dealer", "betting", "showdown", "lobby")
 
@@ -48,10 +66,12 @@ class Stack:
         common_env: Mapping[str, str] | None = None,
         table_shards: int = 1,
         pki: Pki | None = None,
+        gateway: bool = True,
     ) -> None:
         if table_shards < 1:
             raise ValueError(f"table_shards must be at least 1, got {table_shards}")
         self.table_shards = table_shards
+        self.gateway = gateway
         self.ports = ports
         self.env = {name: dict(v) for name, v in (env or {}).items()}
         self.common_env = dict(common_env or {})
@@ -71,7 +91,20 @@ class Stack:
             else shared_pki()
         )
 
+    def _gateway_env(self) -> dict[str, str]:
+        env = {**self.common_env, **self.env.get("gateway", {})}
+        if self.ports == "fixed":
+            env.setdefault("PUBLIC_PORT", str(DEFAULT_GATEWAY_PORT))
+            env.setdefault("METRICS_PORT", str(GATEWAY_METRICS_PORT))
+        elif isinstance(self.ports, int):
+            public, metrics = gateway_ports_from(self.ports)
+            env.setdefault("PUBLIC_PORT", str(public))
+            env.setdefault("METRICS_PORT", str(metrics))
+        return env
+
     def _env(self, name: str) -> dict[str, str]:
+        if name == "gateway":
+            return self._gateway_env()
         env = {**self.common_env, **self.env.get(name, {})}
         planned = (
             DEFAULT_PORTS
@@ -98,7 +131,7 @@ class Stack:
     def check_ports(self) -> None:
         """``PortInUseError`` for the first port to bind that another socket holds
         (a room not stopped, another program): said before anything starts."""
-        for name in (*BACKENDS, "table"):
+        for name in (*BACKENDS, "table", *(["gateway"] if self.gateway else [])):
             env = self._env(name)
             host = env.get("HOST") or os.environ.get("HOST") or "127.0.0.1"
             for variable, what in (
@@ -129,15 +162,24 @@ class Stack:
                 self.processes[name] = ServiceProcess("table", env, pki=self.pki)
             for name in self.table_names:
                 self.processes[name].wait_serving()
+            if self.gateway:
+                env = self._env("gateway")
+                env.setdefault("GATEWAY_LOBBY_ADDR", self.processes["lobby"].target)
+                env.setdefault(
+                    "GATEWAY_TABLE_SHARDS",
+                    ",".join(self.processes[name].target for name in self.table_names),
+                )
+                self.processes["gateway"] = ServiceProcess("gateway", env, pki=self.pki)
+                self.processes["gateway"].wait_serving()
         except BaseException:
             self.stop()
             raise
         return self
 
     def stop(self) -> dict[str, int]:
-        """SIGTERM every process, the table first; returns the exit codes."""
+        """SIGTERM every process, the gateway and the tables first; returns the exit codes."""
         codes: dict[str, int] = {}
-        for name in (*self.table_names, *reversed(BACKENDS)):
+        for name in ("gateway", *self.table_names, *reversed(BACKENDS)):
             process = self.processes.pop(name, None)
             if process is not None:
                 codes[name] = process.terminate()
@@ -160,6 +202,11 @@ class Stack:
     def table_target(self, table_id: str) -> str:
         """Where the players of ``table_id`` connect: its shard's public port."""
         return self.table_process(table_id).public_target
+
+    @property
+    def gateway_target(self) -> str:
+        """The room's public door: where players, bots, apps and browsers connect."""
+        return self.processes["gateway"].public_target
 
     def public_target(self, name: str) -> str:
         """The player plane's port of the lobby or the (first) table process."""

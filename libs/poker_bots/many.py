@@ -23,14 +23,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from typing import Any
+from typing import Any, Literal
 
 import grpc
 from grpc import aio
 
+from poker.room.v1 import room_pb2_grpc
 from poker.table.v1 import table_pb2, table_pb2_grpc
 from poker_wire.batching import drain
 from poker_wire.channels import player_channel
+
+Via = Literal["room", "table"]
+"""Where a bot's streams go: ``room``, the room's public door (the gateway, one
+address for every table); ``table``, a table service's own public port (the
+table's shard; tests and the direct bench)."""
 
 
 def _error(code: grpc.StatusCode, details: str) -> aio.AioRpcError:
@@ -89,10 +95,17 @@ class SeatCall:
 class Multiplexer:
     """One PlayMany stream for many seats; usable wherever ``play`` takes a target."""
 
-    def __init__(self, target: str | aio.Channel) -> None:
+    def __init__(self, target: str | aio.Channel, *, via: Via = "room") -> None:
         self._own = isinstance(target, str)
         self._channel = player_channel(target) if isinstance(target, str) else target
-        self._stub = table_pb2_grpc.TableServiceStub(self._channel)
+        # The room's door (the gateway's Room.PlayMany, which routes each seat to
+        # its table's shard), or a table service's own port (its PlayMany).
+        self._stub: Any = (
+            room_pb2_grpc.RoomStub(self._channel)
+            if via == "room"
+            else table_pb2_grpc.TableServiceStub(self._channel)
+        )
+        self.via = via
         self._out: asyncio.Queue[_Outgoing | None] | None = None
         self._seats: dict[int, SeatCall] = {}
         self._numbers = itertools.count(1)

@@ -32,10 +32,11 @@ import grpc
 from grpc import aio
 
 from poker.common.v1 import common_pb2
+from poker.room.v1 import room_pb2_grpc
 from poker.table.v1 import table_pb2, table_pb2_grpc
 from poker_wire.channels import player_channel
 
-from .many import Multiplexer, SeatCall
+from .many import Multiplexer, SeatCall, Via
 from .view import TableView, unpack
 
 __all__ = [
@@ -278,8 +279,9 @@ class _Session:
 
     def __init__(
         self,
-        stub: table_pb2_grpc.TableServiceAsyncStub | Multiplexer,
+        stub: table_pb2_grpc.TableServiceAsyncStub | room_pb2_grpc.RoomAsyncStub | Multiplexer,
         join: table_pb2.Join,
+        bearer: str,
         bot: Bot | AsyncBot,
         hands: int | None,
         stop: asyncio.Event | None,
@@ -289,6 +291,7 @@ class _Session:
     ) -> None:
         self.stub = stub
         self.join = join
+        self.bearer = bearer
         self.bot = bot
         self.is_async = inspect.iscoroutinefunction(bot.act)
         self.hands = hands
@@ -353,9 +356,9 @@ class _Session:
 
     async def connect_once(self) -> None:
         """One stream: join, then handle messages until it ends (raises _RetryError)."""
-        # The token rides the call's metadata too (the same rule on every player
-        # call, and what a gateway passes on); the Join carries it as well.
-        call = self.stub.Play(metadata=(("authorization", f"Bearer {self.join.token}"),))
+        # The credential rides the call's metadata (the room's door reads it there;
+        # a table's own port takes the token); the Join carries them as well.
+        call = self.stub.Play(metadata=(("authorization", f"Bearer {self.bearer}"),))
         self.call = call
         self.write_failed = False
         self.last_io = time.monotonic()
@@ -512,14 +515,17 @@ async def play(
     on_event: EventHook | None = None,
     validate: bool = True,
     seed: int | None = None,
+    via: Via = "room",
 ) -> PlayStats:
     """Play ``bot`` in ``player_id``'s seat at ``table_id`` until ``hands`` hands have
     finished, ``stop`` is set, or the table ends the stream.
 
-    ``target`` is an address (``"127.0.0.1:50055"``; the channel is opened and closed
-    here), an open ``grpc.aio.Channel`` (shared by many bots; left open), or a
-    :class:`~poker_bots.many.Multiplexer` (many bots' seats over one PlayMany
-    stream; left open).
+    ``target`` is an address (the room's door, ``"127.0.0.1:50050"``; the channel is
+    opened and closed here), an open ``grpc.aio.Channel`` (shared by many bots; left
+    open), or a :class:`~poker_bots.many.Multiplexer` (many bots' seats over one
+    PlayMany stream; left open).  ``via`` says what the address is: ``room``, the
+    room's public door (the gateway: every table at one address), or ``table``, a
+    table service's own public port.
     ``on_event(event, view)`` is called after every event is applied (batches
     unpacked).  ``validate`` checks the bot's action against the menu before sending
     it and sends the safest action instead of an illegal one.  Reconnects on
@@ -530,14 +536,22 @@ async def play(
     """
     own_channel = isinstance(target, str)
     channel: aio.Channel | None = None
-    stub: table_pb2_grpc.TableServiceAsyncStub | Multiplexer
+    stub: table_pb2_grpc.TableServiceAsyncStub | room_pb2_grpc.RoomAsyncStub | Multiplexer
     if isinstance(target, Multiplexer):
         stub = target
+        via = target.via
     else:
         channel = player_channel(target) if isinstance(target, str) else target
-        stub = table_pb2_grpc.TableServiceStub(channel)
+        stub = (
+            room_pb2_grpc.RoomStub(channel)
+            if via == "room"
+            else table_pb2_grpc.TableServiceStub(channel)
+        )
     join = table_pb2.Join(table_id=table_id, player_id=player_id, token=token, delivery=delivery)
-    session = _Session(stub, join, bot, hands, stop, ping_interval, on_event, validate)
+    # The door's bearer is the credential (player id and token); a table's own
+    # port takes the token alone.
+    bearer = f"{player_id}.{token}" if via == "room" else token
+    session = _Session(stub, join, bearer, bot, hands, stop, ping_interval, on_event, validate)
     rng = random.Random(seed)
     stop_waiter: asyncio.Task[bool] | None = None
     if stop is not None:

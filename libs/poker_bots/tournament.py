@@ -84,7 +84,7 @@ async def play_tournament(
         nonlocal current
         stop = asyncio.Event()
         task: asyncio.Task[object] = asyncio.create_task(
-            play(table, table_id, player_id, token, bot, stop=stop, max_reconnects=3)
+            play(table, table_id, player_id, token, bot, stop=stop, max_reconnects=3, via="table")
         )
         current = (table_id, task, stop)
         stats.tables.append(table_id)

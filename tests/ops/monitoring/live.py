@@ -80,7 +80,15 @@ async def _play(stack: Stack, stop: threading.Event, ready: threading.Event) -> 
                 )
                 bots.append(
                     asyncio.create_task(
-                        play(table_channel, t.table_id, seat.player_id, seat.token, bot, stop=done)
+                        play(
+                            table_channel,
+                            t.table_id,
+                            seat.player_id,
+                            seat.token,
+                            bot,
+                            stop=done,
+                            via="table",
+                        )
                     )
                 )
         await asyncio.sleep(0.3)  # the streams join before the first hand is dealt

@@ -120,6 +120,13 @@ class FakeTable(table_pb2_grpc.TableServiceServicer):
         self.actions: list[t.PlayerAction] = []
         self.accepted: list[t.PlayerAction] = []
 
+    async def Act(  # noqa: N802 - the RPC's name
+        self, request: t.ActRequest, context: Any
+    ) -> t.ActResponse:
+        """Not scripted: the SDK acts on its Play stream."""
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, "the fake table takes actions on Play")
+        raise AssertionError("abort raises")
+
     async def Play(  # noqa: N802 - the RPC's name
         self, request_iterator: AsyncIterator[t.PlayerMessage], context: Any
     ) -> AsyncIterator[t.TableEvent]:

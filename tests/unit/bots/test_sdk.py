@@ -48,7 +48,13 @@ def deal_events() -> list[t.TableEvent]:
 def run(fake: FakeTable, bot: Any = None, **kw: Any) -> PlayStats:
     async def body(target: str) -> PlayStats:
         return await play(
-            target, "t1", "p2", kw.pop("token", "secret"), bot or HandStrengthBot(), **kw
+            target,
+            "t1",
+            "p2",
+            kw.pop("token", "secret"),
+            bot or HandStrengthBot(),
+            via="table",
+            **kw,
         )
 
     result: PlayStats = asyncio.run(with_fake(fake, body))
@@ -340,6 +346,7 @@ def play_first_broken(
                 "secret",
                 CallingStation(),
                 backoff=0.01,
+                via="table",
                 **kw,
             )
             return stats, channel.plays
@@ -350,7 +357,16 @@ def play_first_broken(
 def test_reconnects_are_bounded() -> None:
     async def body() -> None:
         # nothing listens there: every attempt is UNAVAILABLE
-        await play("127.0.0.1:1", "t1", "p", "x", CallingStation(), max_reconnects=2, backoff=0.01)
+        await play(
+            "127.0.0.1:1",
+            "t1",
+            "p",
+            "x",
+            CallingStation(),
+            max_reconnects=2,
+            backoff=0.01,
+            via="table",
+        )
 
     with pytest.raises(aio.AioRpcError) as info:
         asyncio.run(asyncio.wait_for(body(), 20))
@@ -443,7 +459,7 @@ def test_many_bots_share_one_channel() -> None:
             bots = [RandomBot(i) if i % 2 else HandStrengthBot() for i in range(40)]
             return await asyncio.gather(
                 *(
-                    play(channel, "t1", f"p{i}", "secret", b, hands=hands)
+                    play(channel, "t1", f"p{i}", "secret", b, hands=hands, via="table")
                     for i, b in enumerate(bots)
                 )
             )
@@ -531,7 +547,7 @@ def test_a_multiplexer_stream_broken_internal_is_unavailable_to_its_seats() -> N
             return lambda *a, **kw: None
 
     async def body() -> aio.AioRpcError:
-        mux = Multiplexer(Channel())  # type: ignore[arg-type]
+        mux = Multiplexer(Channel(), via="table")  # type: ignore[arg-type]
         seat_call = mux.Play()
         with pytest.raises(aio.AioRpcError) as info:
             await asyncio.wait_for(seat_call.read(), 5)

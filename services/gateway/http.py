@@ -1,0 +1,130 @@
+"""The door's HTTP layer around the Connect app: health, CORS.
+
+* ``GET /healthz``: 200 when this replica can reach every shard (it has their
+  table lists from the last few refreshes), else 503: the readiness and
+  liveness probes, and a load balancer's health check.
+* CORS, for browsers on another origin (``GATEWAY_CORS_ORIGINS``): a preflight
+  (``OPTIONS`` with ``Origin``) from an allowed origin is answered here with the
+  methods and headers gRPC-Web and Connect use; an allowed origin's calls get
+  ``Access-Control-Allow-Origin`` and the response headers a browser client must
+  read (``grpc-status``, ``grpc-message``, ...) exposed.  Any other origin gets
+  no CORS headers, so a browser keeps its page from the answer.
+* Everything else is the Room API (connectrpc: gRPC, gRPC-Web, Connect).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+ALLOW_METHODS = b"POST, GET, OPTIONS"
+ALLOW_HEADERS = (
+    b"authorization, content-type, connect-protocol-version, connect-timeout-ms, "
+    b"connect-accept-encoding, connect-content-encoding, grpc-timeout, x-grpc-web, "
+    b"x-user-agent"
+)
+EXPOSE_HEADERS = (
+    b"grpc-status, grpc-message, grpc-status-details-bin, connect-content-encoding, "
+    b"connect-accept-encoding"
+)
+MAX_AGE = b"7200"
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value)
+    return None
+
+
+class Door:
+    """The ASGI app hypercorn serves (see the module)."""
+
+    def __init__(self, room: App, origins: tuple[str, ...], ready: Callable[[], bool]) -> None:
+        self._room = room
+        self._any = "*" in origins
+        self._origins = frozenset(o.encode() for o in origins if o != "*")
+        self._ready = ready
+
+    def _allowed(self, origin: bytes | None) -> bool:
+        return origin is not None and (self._any or origin in self._origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        if scope["path"] == "/healthz" and scope["method"] in ("GET", "HEAD"):
+            ok = self._ready()
+            await _respond(send, 200 if ok else 503, b"ok\n" if ok else b"not ready\n")
+            return
+        origin = _header(scope, b"origin")
+        if scope["method"] == "OPTIONS" and origin is not None:
+            if not self._allowed(origin):
+                await _respond(send, 403, b"origin not allowed\n")
+                return
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 204,
+                    "headers": [
+                        (b"access-control-allow-origin", origin),
+                        (b"access-control-allow-methods", ALLOW_METHODS),
+                        (b"access-control-allow-headers", ALLOW_HEADERS),
+                        (b"access-control-max-age", MAX_AGE),
+                        (b"vary", b"origin"),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": b""})
+            return
+        if self._allowed(origin):
+            assert origin is not None
+            await self._room(scope, receive, _with_cors(send, origin))
+            return
+        await self._room(scope, receive, send)
+
+
+def _with_cors(send: Send, origin: bytes) -> Send:
+    async def cors_send(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [
+                *message.get("headers", ()),
+                (b"access-control-allow-origin", origin),
+                (b"access-control-expose-headers", EXPOSE_HEADERS),
+                (b"vary", b"origin"),
+            ]
+        await send(message)
+
+    return cors_send
+
+
+async def _respond(send: Send, status: int, body: bytes) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return

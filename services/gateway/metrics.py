@@ -1,0 +1,161 @@
+"""The gateway's metrics: the standard gRPC server families for every call of
+the public API, whatever protocol carried it (gRPC, gRPC-Web, Connect), and the
+door's own.
+
+``grpc_server_*`` are service_kit.metrics' families (the same names and labels
+as every service: the dashboards and alerts read them); a call over Connect or
+gRPC-Web counts as the gRPC call it is, with its gRPC status name.  The extra
+label-free ``gateway_*`` metrics are the door's domain: credentials checked,
+the shard map, spectators and what their fan-out costs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+from connectrpc.code import Code
+from connectrpc.errors import ConnectError
+from connectrpc.method import StreamType
+from connectrpc.request import RequestContext
+from prometheus_client import Counter, Gauge
+
+from service_kit.metrics import HANDLED, HANDLING, RECEIVED, SENT, STARTED
+
+CREDENTIALS = Counter(
+    "gateway_credential_checks",
+    "Bearer credentials checked: cached (accepted within the cache time), checked "
+    "(asked the lobby, accepted) or refused.",
+    ("result",),
+)
+SHARD_REFRESHES = Counter(
+    "gateway_shard_refreshes", "Shard listings asked for, by outcome.", ("outcome",)
+)
+SHARD_TABLES = Gauge("gateway_shard_tables", "Tables each shard runs (last listing).", ("shard",))
+SPECTATORS = Gauge("gateway_spectators", "Spectator streams open on this replica.")
+WATCHED_TABLES = Gauge(
+    "gateway_watched_tables", "Tables with an upstream spectator feed on this replica."
+)
+SPECTATOR_EVENTS = Counter(
+    "gateway_spectator_events", "Spectator events delivered to watchers' buffers."
+)
+SPECTATOR_FEED_EVENTS = Counter(
+    "gateway_spectator_feed_events", "Events received on the upstream spectator feeds."
+)
+SPECTATORS_DROPPED = Counter(
+    "gateway_spectators_dropped",
+    "Spectator streams ended by the gateway: too_slow, feed_ended.",
+    ("reason",),
+)
+LIMITED = Counter(
+    "gateway_limited_calls", "Calls refused by a limit (RESOURCE_EXHAUSTED).", ("limit",)
+)
+
+_TYPES = {
+    StreamType.UNARY: "unary",
+    StreamType.SERVER_STREAM: "server_stream",
+    StreamType.CLIENT_STREAM: "client_stream",
+    StreamType.BIDI_STREAM: "bidi_stream",
+}
+_children: dict[tuple[str, str, str], tuple[Any, Any, Any, Any]] = {}
+
+REQ = TypeVar("REQ")
+RES = TypeVar("RES")
+
+
+def _labels(ctx: RequestContext[Any, Any]) -> tuple[str, str, str]:
+    method = ctx.method
+    return (_TYPES.get(method.stream_type, "unary"), method.service_name, method.name)
+
+
+def _family(labels: tuple[str, str, str]) -> tuple[Any, Any, Any, Any]:
+    children = _children.get(labels)
+    if children is None:
+        children = _children[labels] = (
+            STARTED.labels(*labels),
+            RECEIVED.labels(*labels),
+            SENT.labels(*labels),
+            HANDLING.labels(*labels),
+        )
+    return children
+
+
+def _code_of(error: BaseException | None) -> str:
+    if error is None:
+        return "OK"
+    if isinstance(error, ConnectError):
+        return "CANCELLED" if error.code is Code.CANCELED else error.code.name
+    return "CANCELLED" if error.__class__.__name__ == "CancelledError" else "UNKNOWN"
+
+
+class MetricsInterceptor:
+    """grpc_server_* for every call (see the module)."""
+
+    async def intercept_unary(
+        self,
+        call_next: Callable[[REQ, RequestContext[Any, Any]], Awaitable[RES]],
+        request: REQ,
+        ctx: RequestContext[Any, Any],
+    ) -> RES:
+        labels = _labels(ctx)
+        started, received, sent, handling = _family(labels)
+        started.inc()
+        received.inc()
+        start = time.perf_counter()
+        error: BaseException | None = None
+        try:
+            response = await call_next(request, ctx)
+            sent.inc()
+            return response
+        except BaseException as exc:
+            error = exc
+            raise
+        finally:
+            handling.observe(time.perf_counter() - start)
+            HANDLED.labels(*labels, _code_of(error)).inc()
+
+    async def _stream(
+        self, responses: AsyncIterator[RES], labels: tuple[str, str, str]
+    ) -> AsyncIterator[RES]:
+        _, _, sent, handling = _family(labels)
+        start = time.perf_counter()
+        error: BaseException | None = None
+        try:
+            async for response in responses:
+                sent.inc()
+                yield response
+        except BaseException as exc:
+            error = exc
+            raise
+        finally:
+            handling.observe(time.perf_counter() - start)
+            HANDLED.labels(*labels, _code_of(error)).inc()
+
+    async def _counted(self, requests: AsyncIterator[REQ], received: Any) -> AsyncIterator[REQ]:
+        async for request in requests:
+            received.inc()
+            yield request
+
+    def intercept_server_stream(
+        self,
+        call_next: Callable[[REQ, RequestContext[Any, Any]], AsyncIterator[RES]],
+        request: REQ,
+        ctx: RequestContext[Any, Any],
+    ) -> AsyncIterator[RES]:
+        labels = _labels(ctx)
+        started, received, _, _ = _family(labels)
+        started.inc()
+        received.inc()
+        return self._stream(call_next(request, ctx), labels)
+
+    def intercept_bidi_stream(
+        self,
+        call_next: Callable[[AsyncIterator[REQ], RequestContext[Any, Any]], AsyncIterator[RES]],
+        request: AsyncIterator[REQ],
+        ctx: RequestContext[Any, Any],
+    ) -> AsyncIterator[RES]:
+        labels = _labels(ctx)
+        started, received, _, _ = _family(labels)
+        started.inc()
+        return self._stream(call_next(self._counted(request, received), ctx), labels)

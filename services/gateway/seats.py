@@ -1,0 +1,230 @@
+"""A seat's streams through the door: Play (both ways), Follow (events only, for
+clients that cannot stream both ways) and PlayMany (many seats, one stream).
+
+Each opens the same stream on the shard that runs the table and passes the
+shard's events on as they came, as bytes (``codecs.Encoded``): the gateway
+never rebuilds a seat's view, so what a seat sees through the door is exactly
+what the table built for it.  The player's credential goes into the Join (the
+table checks it again with the lobby).
+
+PlayMany's seats may sit at tables on different shards: the gateway opens one
+upstream PlayMany per shard the client's sessions need and routes each session's
+messages to its table's shard; the shards' event batches come back as they are
+(their sessions are the client's numbers).  A session whose table no shard runs
+ends at once with NOT_FOUND; a shard stream that breaks ends its sessions with
+its status, the others go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import grpc
+
+from poker.table.v1 import table_pb2 as tpb
+from service_kit.errors import InvalidArgumentError, PermissionDeniedError, ServiceError
+
+from .codecs import Encoded
+from .credentials import Player
+from .upstream import Upstream
+
+
+def seat_join(join: tpb.Join, player: Player | None) -> tpb.Join:
+    """The Join the shard gets: the credential's player, or the Join's own
+    (PlayMany, or Play without a bearer); a Join naming someone else than the
+    bearer is PERMISSION_DENIED."""
+    if player is not None:
+        if join.player_id and join.player_id != player.player_id:
+            raise PermissionDeniedError(
+                f"the Join names player {join.player_id!r}; your credential is for "
+                f"{player.player_id!r}"
+            )
+        if join.token and join.token != player.token:
+            raise PermissionDeniedError("the Join's token is not your credential's")
+        join.player_id = player.player_id
+        join.token = player.token
+    elif not join.player_id or not join.token:
+        raise InvalidArgumentError(
+            "who is playing? send `authorization: Bearer <credential>` (or the Join's "
+            "player_id and token)"
+        )
+    return join
+
+
+async def _forever() -> None:
+    await asyncio.Event().wait()
+
+
+async def play(
+    upstream: Upstream, first: tpb.PlayerMessage, rest: AsyncIterator[tpb.PlayerMessage]
+) -> AsyncIterator[Encoded]:
+    """A Play stream forwarded to the table's shard (``first`` is its Join)."""
+    shard = await upstream.shards.shard_of(first.join.table_id)
+    call = upstream.raw_play(shard)()
+    await call.write(first)
+
+    async def pump() -> None:
+        with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
+            async for message in rest:
+                await call.write(message)
+            await call.done_writing()
+
+    pumping = asyncio.create_task(pump())
+    try:
+        async for data in _rest(call):
+            yield Encoded(data, tpb.TableEvent)
+    finally:
+        pumping.cancel()
+        call.cancel()
+
+
+async def follow(upstream: Upstream, join: tpb.Join) -> AsyncIterator[Encoded]:
+    """A seat's events (Follow): the shard's Play with only its Join sent; the
+    upward half stays open until the client goes."""
+
+    async def requests() -> AsyncIterator[tpb.PlayerMessage]:
+        yield tpb.PlayerMessage(join=join)
+        await _forever()
+
+    async def open_on(shard: int) -> Any:
+        call = upstream.raw_play(shard)(requests())
+        first = await call.read()  # the Snapshot, or the refusal (NOT_FOUND: moved)
+        if first is grpc.aio.EOF:
+            await call  # raises the stream's status
+        return call, first
+
+    call, first = await upstream.on_table(join.table_id, open_on)
+    try:
+        yield Encoded(first, tpb.TableEvent)
+        async for data in _rest(call):
+            yield Encoded(data, tpb.TableEvent)
+    finally:
+        call.cancel()
+
+
+async def _rest(call: Any) -> AsyncIterator[bytes]:
+    """The messages of a call after the ones already read; raises its status."""
+    while True:
+        data = await call.read()
+        if data is grpc.aio.EOF:
+            await call  # a status other than OK raises
+            return
+        yield data
+
+
+class ManySeats:
+    """One client's PlayMany, split over the shards (see the module)."""
+
+    def __init__(self, upstream: Upstream, admit: Callable[[str], None]) -> None:
+        self._upstream = upstream
+        self._admit = admit
+        self._sessions: dict[int, int] = {}
+        self._calls: dict[int, Any] = {}
+        self._readers: list[asyncio.Task[None]] = []
+        self.out: asyncio.Queue[Encoded | tpb.PlayManyEvents | None] = asyncio.Queue()
+
+    def _ended(self, session: int, code: grpc.StatusCode, message: str) -> None:
+        self.out.put_nowait(
+            tpb.PlayManyEvents(
+                events=[
+                    tpb.SessionEvent(
+                        session=session,
+                        ended=tpb.SessionEnded(code=code.value[0], message=message),
+                    )
+                ]
+            )
+        )
+
+    async def _read(self, shard: int, call: Any) -> None:
+        code, message = grpc.StatusCode.UNAVAILABLE, "the table service's stream ended"
+        try:
+            async for data in call:
+                self.out.put_nowait(Encoded(data, tpb.PlayManyEvents))
+            code = grpc.StatusCode.OK
+        except grpc.aio.AioRpcError as error:
+            code, message = error.code(), error.details() or message
+        finally:
+            self._calls.pop(shard, None)
+            for session in [s for s, at in self._sessions.items() if at == shard]:
+                del self._sessions[session]
+                if code != grpc.StatusCode.OK:
+                    self._ended(session, code, message)
+
+    def _call(self, shard: int) -> Any:
+        call = self._calls.get(shard)
+        if call is None:
+            call = self._calls[shard] = self._upstream.raw_play_many(shard)()
+            self._readers.append(asyncio.create_task(self._read(shard, call)))
+        return call
+
+    async def _route(self, message: tpb.SessionMessage) -> int | None:
+        """The shard of this session's message; None when it ended here."""
+        if message.message.HasField("join"):
+            join = message.message.join
+            try:
+                if not join.player_id or not join.token:
+                    raise InvalidArgumentError("each PlayMany Join carries its player_id and token")
+                self._admit(join.player_id)
+                shard = await self._upstream.shards.shard_of(join.table_id)
+            except ServiceError as error:
+                self._sessions.pop(message.session, None)
+                self._ended(message.session, error.code, error.message)
+                return None
+            old = self._sessions.get(message.session)
+            if old is not None and old != shard:  # a session number used again
+                await self._call(old).write(
+                    tpb.PlayManyRequest(
+                        messages=[tpb.SessionMessage(session=message.session, leave=True)]
+                    )
+                )
+            self._sessions[message.session] = shard
+            return shard
+        routed = self._sessions.get(message.session)
+        if routed is None and not message.leave:
+            self._ended(
+                message.session,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "a session's first message must be its Join",
+            )
+        return routed
+
+    async def forward(self, requests: AsyncIterator[tpb.PlayManyRequest]) -> None:
+        try:
+            async for batch in requests:
+                per_shard: dict[int, tpb.PlayManyRequest] = {}
+                for message in batch.messages:
+                    shard = await self._route(message)
+                    if shard is None:
+                        continue
+                    per_shard.setdefault(shard, tpb.PlayManyRequest()).messages.append(message)
+                    if message.leave:
+                        self._sessions.pop(message.session, None)
+                for shard, request in per_shard.items():
+                    with contextlib.suppress(grpc.aio.AioRpcError):
+                        await self._call(shard).write(request)
+            for call in list(self._calls.values()):
+                with contextlib.suppress(grpc.aio.AioRpcError):
+                    await call.done_writing()
+            await asyncio.gather(*self._readers, return_exceptions=True)
+        finally:
+            self.out.put_nowait(None)
+
+    async def events(
+        self, requests: AsyncIterator[tpb.PlayManyRequest]
+    ) -> AsyncIterator[Encoded | tpb.PlayManyEvents]:
+        forwarding = asyncio.create_task(self.forward(requests))
+        try:
+            while True:
+                item = await self.out.get()
+                if item is None:
+                    return
+                yield item
+        finally:
+            forwarding.cancel()
+            for call in list(self._calls.values()):
+                call.cancel()
+            for reader in self._readers:
+                reader.cancel()

@@ -1,0 +1,141 @@
+"""The door itself: one address for every table on every shard (issue 16, point 2
+for the bot SDK), the credential, the limits, CORS and health."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import ssl
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+import grpc
+import pytest
+
+from poker.room.v1 import room_pb2 as rpb
+from poker.room.v1 import room_pb2_grpc as rpb_grpc
+from poker_wire.channels import player_channel
+
+from .door import SHARDS, Door
+
+pytestmark = pytest.mark.xdist_group("gateway")
+
+
+def _room(door: Door) -> tuple[grpc.aio.Channel, Any]:
+    channel = player_channel(door.target, door.ca_file)
+    return channel, rpb_grpc.RoomStub(channel)
+
+
+def test_sdk_bots_play_on_every_shard_through_one_address(door: Door) -> None:
+    """The bots registered, sat and play through the gateway only; their tables
+    are on all three shards, and every one of them deals hands."""
+    assert {door.shard_of(t) for t in door.table_ids} == set(range(SHARDS))
+
+    async def check() -> dict[str, int]:
+        channel, room = _room(door)
+        async with channel:
+            deadline = time.monotonic() + 60
+            while True:
+                live = await room.ListLiveTables(rpb.ListLiveTablesRequest())
+                played = {t.table_id: t.hands_played for t in live.tables}
+                if all(played.get(t, 0) >= 3 for t in door.table_ids):
+                    return played
+                assert time.monotonic() < deadline, f"hands played: {played}"
+                await asyncio.sleep(0.5)
+
+    played = asyncio.run(check())
+    assert set(door.table_ids) <= set(played)
+    assert not door.bot_errors
+
+
+def test_calls_for_a_player_need_the_credential(door: Door) -> None:
+    async def check() -> None:
+        channel, room = _room(door)
+        async with channel:
+            with pytest.raises(grpc.aio.AioRpcError) as missing:
+                await room.GetMe(rpb.GetMeRequest())
+            assert missing.value.code() == grpc.StatusCode.UNAUTHENTICATED
+            assert "Bearer" in (missing.value.details() or "")
+            made = await room.Register(rpb.RegisterRequest(name="carol"))
+            player_id, _, token = made.credential.rpartition(".")
+            forged = f"{player_id}.{token[:-1]}{'A' if token[-1] != 'A' else 'B'}"
+            for credential in (forged, f"p-nobody.{token}"):
+                with pytest.raises(grpc.aio.AioRpcError) as wrong:
+                    await room.GetMe(
+                        rpb.GetMeRequest(), metadata=(("authorization", f"Bearer {credential}"),)
+                    )
+                assert wrong.value.code() == grpc.StatusCode.UNAUTHENTICATED
+            with pytest.raises(grpc.aio.AioRpcError) as malformed:
+                await room.GetMe(rpb.GetMeRequest(), metadata=(("authorization", "Bearer x"),))
+            assert malformed.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            me = await room.GetMe(
+                rpb.GetMeRequest(), metadata=(("authorization", f"Bearer {made.credential}"),)
+            )
+            assert me.player_id == player_id
+
+    asyncio.run(check())
+
+
+def test_unknown_table_is_not_found(door: Door) -> None:
+    async def check() -> None:
+        channel, room = _room(door)
+        async with channel:
+            made = await room.Register(rpb.RegisterRequest(name="dave"))
+            auth = (("authorization", f"Bearer {made.credential}"),)
+            for call in (
+                room.GetState(rpb.GetStateRequest(table_id="t-nope"), metadata=auth),
+                room.GetHandHistory(rpb.GetHandHistoryRequest(table_id="t-nope")),
+            ):
+                with pytest.raises(grpc.aio.AioRpcError) as error:
+                    await call
+                assert error.value.code() == grpc.StatusCode.NOT_FOUND
+
+    asyncio.run(check())
+
+
+def _https(
+    door: Door,
+    path: str,
+    *,
+    method: str = "GET",
+    headers: dict[str, str] | None = None,
+    body: bytes | None = None,
+) -> tuple[int, dict[str, str], bytes]:
+    context = ssl.create_default_context(cafile=door.ca_file)
+    request = urllib.request.Request(
+        f"https://{door.target}{path}", data=body, method=method, headers=headers or {}
+    )
+    try:
+        with urllib.request.urlopen(request, context=context, timeout=5) as reply:
+            return reply.status, {k.lower(): v for k, v in reply.headers.items()}, reply.read()
+    except urllib.error.HTTPError as error:
+        return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+
+def test_health_and_connect_json_over_http1(door: Door) -> None:
+    """/healthz for the probes; a unary call in Connect JSON over HTTP/1.1 (what
+    curl and a browser send)."""
+    status, _, body = _https(door, "/healthz")
+    assert (status, body) == (200, b"ok\n")
+    status, headers, body = _https(
+        door,
+        "/poker.room.v1.Room/ListLiveTables",
+        method="POST",
+        headers={"content-type": "application/json"},
+        body=b"{}",
+    )
+    assert status == 200, body
+    assert headers["content-type"].startswith("application/json")
+    listed = json.loads(body)
+    assert {t["tableId"] for t in listed["tables"]} >= set(door.table_ids)
+    status, _, body = _https(
+        door,
+        "/poker.room.v1.Room/GetMe",
+        method="POST",
+        headers={"content-type": "application/json"},
+        body=b"{}",
+    )
+    assert status == 401
+    assert json.loads(body)["code"] == "unauthenticated"
