@@ -23,9 +23,13 @@ PROTO_STAMP := $(PROTO_OUT)/.generated
 # The public API also gets Connect stubs (room_connect.py): the gateway serves it
 # over Connect, gRPC-Web and gRPC with connectrpc.
 CONNECT_PROTOS := protos/poker/room/v1/room.proto
+# The Node clients of the gateway's tests (clients/node): their npm packages,
+# exactly as package-lock.json pins them (`npm ci`), with Debian's node and npm.
+NODE_DIR   := clients/node
+NODE_STAMP := $(NODE_DIR)/node_modules/.installed
 
-.PHONY: help setup compile protos purepython check check-tests test lint typecheck unit \
-  deploy-check bench run tournament selfplay lock clean system-setup images
+.PHONY: help setup compile protos node-packages purepython check check-tests test lint typecheck \
+  unit deploy-check bench run tournament selfplay lock clean system-setup images
 
 help:
 	@echo "make check  - the inner loop: lint, types and the tests needing neither root nor Docker (SLOW=1: the slow ones too)"
@@ -43,7 +47,14 @@ $(STAMP): pyproject.toml requirements/dev.lock
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
-setup: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
+setup: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(NODE_STAMP)
+
+# npm ci empties node_modules first, so the stamp inside it goes with it.
+$(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
+	npm ci --prefix $(NODE_DIR) --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+node-packages: $(NODE_STAMP)
 
 $(PROTO_STAMP): $(STAMP) $(PROTOS) Makefile
 	rm -rf $(PROTO_OUT)
@@ -83,7 +94,7 @@ typecheck: $(STAMP) $(PROTO_STAMP)
 
 # --dist loadgroup: the tests of one xdist_group (tests/system/containers: one set of
 # containers) run on one worker; every other test is spread as usual.
-unit: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
+unit: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(NODE_STAMP)
 	$(VENV)/bin/pytest -n $(JOBS) --dist loadgroup -p no:cacheprovider
 
 # The tests `make check` runs: every one but those marked needs_docker (the service
@@ -93,7 +104,7 @@ unit: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 # tournaments); `make check SLOW=1` keeps them.  tests/conftest.py marks the first
 # two; `make test` runs them all, and there a missing program fails its tests.
 CHECK_TESTS := not needs_docker and not needs_system$(if $(SLOW),, and not slow)
-check-tests: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
+check-tests: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(NODE_STAMP)
 	$(VENV)/bin/pytest -n $(JOBS) --dist loadgroup -p no:cacheprovider -m "$(CHECK_TESTS)"
 
 # The inner loop: no root, no Docker, no image build, a few minutes.  `make test`

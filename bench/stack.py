@@ -91,9 +91,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench import grpc_ceiling
-from bench.stack_figures import PROCESSES, details_of, figures_of, hands_key, snapshot
+from bench.stack_figures import (
+    PROCESSES,
+    details_of,
+    door_figures,
+    figures_of,
+    hands_key,
+    snapshot,
+)
 from bench.stack_profile import Profiler, summarize_profile
-from bench.stack_room import CONNECT_TIMEOUT_S, BotsProcess, create_room, seat_everyone
+from bench.stack_room import (
+    CONNECT_TIMEOUT_S,
+    BotsProcess,
+    create_room,
+    seat_everyone,
+    spectators_spec,
+)
 from devroom.stack import BACKENDS, Stack
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker_wire.channels import staff_lobby
@@ -123,6 +136,13 @@ class StackBench:
     # The services without TLS (GRPC_PLAINTEXT=1): what mutual TLS costs, by
     # difference with a normal run.  Never how the room is deployed.
     plaintext: bool = False
+    # The bots through the gateway (the room's one public door) rather than at
+    # their shards' public ports: what the extra hop costs (bench.door).
+    via_gateway: bool = False
+    # Spectators watching through the gateway (bench.stack_spectators), spread
+    # evenly over the tables, ``spectators_per_player`` Watch streams per account.
+    spectators: int = 0
+    spectators_per_player: int = 20
 
 
 @dataclass
@@ -149,6 +169,8 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
         common_env["GRPC_PLAINTEXT"] = "1"
     stack = Stack(ports="free", common_env=common_env, table_shards=bench.table_shards)
     bots = BotsProcess()
+    spectators = BotsProcess("bench.stack_spectators")
+    watched: dict[str, Any] = {}
     exit_codes: dict[str, int] = {}
     profile = ""
     await asyncio.to_thread(stack.start)
@@ -162,11 +184,15 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
             staff = staff_lobby(staff_channel)
             room = await create_room(staff, bench.tables, bench.seats)
             everyone = [b for table in room for b in table]
-            for b in everyone:  # the shard that runs the bot's table (its public port)
-                b["target"] = stack.table_target(b["table_id"])
+            if not bench.via_gateway:
+                for b in everyone:  # the shard that runs the bot's table (its public port)
+                    b["target"] = stack.table_target(b["table_id"])
             await bots.start(
                 {
-                    "target": stack.public_target("table"),
+                    "target": (
+                        stack.gateway_target if bench.via_gateway else stack.public_target("table")
+                    ),
+                    "via": "room" if bench.via_gateway else "table",
                     "ca_file": None if stack.pki is None else str(stack.pki.ca_file),
                     "plaintext": stack.pki is None,
                     "channels": bench.channels,
@@ -177,14 +203,31 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
             )
             await bots.read("connected", CONNECT_TIMEOUT_S)
             await seat_everyone(lobby_pb2_grpc.LobbyStub(lobby_channel), everyone)
+            if bench.spectators:
+                assert stack.pki is not None, "spectators watch through the gateway (TLS)"
+                spec = await spectators_spec(
+                    staff,
+                    [table[0]["table_id"] for table in room],
+                    bench.spectators,
+                    bench.spectators_per_player,
+                )
+                spec.update(target=stack.gateway_target, ca_file=str(stack.pki.ca_file))
+                await spectators.start(spec)
+                await spectators.read("connected", CONNECT_TIMEOUT_S)
         await asyncio.sleep(bench.warmup_s)
 
         pids = {name: [stack[name].proc.pid] for name in BACKENDS}
         pids["table"] = [stack[name].proc.pid for name in stack.table_names]
         pids["bots"] = [bots.pid]
+        if "gateway" in stack.processes:
+            pids["gateway"] = [stack["gateway"].proc.pid]
+        if bench.spectators:
+            pids["spectators"] = [spectators.pid]
         window = max(bench.seconds, bench.profile_s + 1 if bench.profile_s else 0)
         before = snapshot(stack, pids)
         await bots.send("measure")
+        if bench.spectators:
+            await spectators.send("measure")
         profiler = (
             Profiler(pids[bench.profile_target][0], bench.profile_s) if bench.profile_s else None
         )
@@ -193,10 +236,13 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
         await asyncio.sleep(window)
         after = snapshot(stack, pids)
         results = await bots.finish()
+        if bench.spectators:
+            watched = await spectators.finish()
         if profiler is not None:
             profile = await profiler.report()
     finally:
         await bots.kill()
+        await spectators.kill()
         exit_codes.update(await asyncio.to_thread(stack.stop))
         if bots.returncode is not None:
             exit_codes["bots"] = bots.returncode
@@ -205,6 +251,8 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
     figures = figures_of(bench.tables, bench.seats, before, after, results, ceilings)
     details = details_of(before, after, results)
     details["ceilings"] = ceilings
+    figures.update(door_figures(before, after, watched))
+    details["spectators"] = watched
     return StackRun(figures, details, exit_codes, profile)
 
 
@@ -331,6 +379,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the services without TLS (GRPC_PLAINTEXT=1): what TLS costs, by difference",
     )
+    parser.add_argument(
+        "--via-gateway",
+        action="store_true",
+        help="the bots play through the gateway (the room's door), not at their shards",
+    )
+    parser.add_argument(
+        "--spectators", type=int, default=0, help="Watch streams through the gateway"
+    )
     parser.add_argument("--details", action="store_true", help="also print the details")
     args = parser.parse_args(argv)
     bench = StackBench(
@@ -347,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
         transport=args.transport,
         think_ms=args.think_ms,
         plaintext=args.plaintext,
+        via_gateway=args.via_gateway,
+        spectators=args.spectators,
     )
     result = asyncio.run(measure_stack(bench))
     print(json.dumps(result.figures, indent=2, sort_keys=True))

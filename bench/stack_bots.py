@@ -120,9 +120,14 @@ def _percentile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
+SPEC_LIMIT = 64 * 1024 * 1024  # the spec is one line: 1,000 tables' bots are ~1 MB
+
+
 async def _stdin() -> asyncio.StreamReader:
+    """stdin as a stream whose lines may be as long as a spec (asyncio's default
+    limit, 64 KiB, is about 70 tables' bots)."""
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
+    reader = asyncio.StreamReader(limit=SPEC_LIMIT)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     return reader
 

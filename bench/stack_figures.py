@@ -10,7 +10,7 @@ import time
 import urllib.request
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from bench import grpc_ceiling
 from devroom.stack import BACKENDS, Stack
 
 GAME_KEY = "studhilo"
-PROCESSES = ("table", *BACKENDS, "bots")
+PROCESSES = ("table", *BACKENDS, "gateway", "bots", "spectators")
 SERVER_SKIP = ("grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection")
 
 Samples = list[tuple[str, dict[str, str], float]]
@@ -60,6 +60,15 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def rss_bytes(pid: int) -> int:
+    """A process's resident memory now (Linux /proc; 0 elsewhere)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
 @dataclass
 class Snapshot:
     at: float
@@ -67,6 +76,7 @@ class Snapshot:
     cpu: dict[str, float]
     load: float  # the machine's 1-minute load average
     host: tuple[int, int]  # (steal, all) CPU ticks of the machine so far
+    rss: dict[str, int] = field(default_factory=dict)  # resident bytes per process group
 
 
 def _host_ticks() -> tuple[int, int]:
@@ -92,7 +102,10 @@ def snapshot(stack: Stack, pids: Mapping[str, Sequence[int]]) -> Snapshot:
     cpu = {name: sum(_cpu_seconds(pid) for pid in group) for name, group in pids.items()}
     samples = {name: scrape(stack[name].metrics_port) for name in BACKENDS}
     samples["table"] = [s for name in stack.table_names for s in scrape(stack[name].metrics_port)]
-    return Snapshot(at, samples, cpu, _load(), _host_ticks())
+    if "gateway" in stack.processes:
+        samples["gateway"] = scrape(stack["gateway"].metrics_port)
+    rss = {name: sum(rss_bytes(pid) for pid in group) for name, group in pids.items()}
+    return Snapshot(at, samples, cpu, _load(), _host_ticks(), rss)
 
 
 def _server_rpcs(samples: Samples) -> float:
@@ -237,3 +250,35 @@ def details_of(before: Snapshot, after: Snapshot, bots: Mapping[str, Any]) -> di
         "tables_running": total(t1, "table_tables_running"),
         "bots": dict(bots),
     }
+
+
+def door_figures(before: Snapshot, after: Snapshot, watched: Mapping[str, Any]) -> dict[str, float]:
+    """The gateway's figures, when it ran: its CPU per delivered spectator event,
+    its memory at both ends of the window, the spectators' events and what the
+    per-player watcher limit answered."""
+    out: dict[str, float] = {}
+    if "gateway" not in after.cpu:
+        return out
+    span = after.at - before.at
+    used = after.cpu["gateway"] - before.cpu["gateway"]
+    out["door_gateway_rss_mb_start"] = round(before.rss.get("gateway", 0) / 2**20, 1)
+    out["door_gateway_rss_mb_end"] = round(after.rss.get("gateway", 0) / 2**20, 1)
+    if not watched:
+        return out
+    g0, g1 = before.samples.get("gateway", []), after.samples.get("gateway", [])
+    delivered = total(g1, "gateway_spectator_events_total") - total(
+        g0, "gateway_spectator_events_total"
+    )
+    received = float(watched.get("events", 0))
+    out["door_spectators"] = float(watched.get("watchers", 0))
+    out["door_spectator_events_per_s"] = round(received / span, 1) if span else 0.0
+    out["door_spectator_events_delivered"] = delivered
+    out["door_spectators_ended_early"] = float(sum(watched.get("ended_early", {}).values()))
+    if delivered:
+        out["door_gateway_cpu_us_per_spectator_event"] = round(1e6 * used / delivered, 2)
+        spectators = after.cpu.get("spectators", 0.0) - before.cpu.get("spectators", 0.0)
+        out["door_client_cpu_us_per_spectator_event"] = round(1e6 * spectators / delivered, 2)
+    probe = watched.get("probe", {})
+    out["door_limit_probe_refused"] = float(probe.get("RESOURCE_EXHAUSTED", 0))
+    out["door_limit_probe_admitted"] = float(probe.get("OK", 0))
+    return out

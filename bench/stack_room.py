@@ -109,10 +109,50 @@ async def seat_everyone(
     )
 
 
-class BotsProcess:
-    """``python -m bench.stack_bots``: spec in, ``connected``, ``measure``, ``stop``, results."""
+# Spectators are people, each on a connection of their own; the benchmark's client
+# shares a connection among this many (HTTP/2 schedules a connection's streams
+# with a priority tree whose cost grows with their number: 500 streams on one
+# connection cost the gateway three times what 20 do).
+SPECTATORS_PER_CONNECTION = 20
 
-    def __init__(self) -> None:
+
+async def spectators_spec(
+    lobby: Any, table_ids: list[str], spectators: int, per_player: int
+) -> dict[str, Any]:
+    """Accounts for ``spectators`` Watch streams (``per_player`` each, registered
+    by the operator: the gateway limits registrations per address), spread evenly
+    over the tables; and one more account for the limit probe (``per_player`` + 5
+    streams at once, the extra ones to be refused)."""
+    accounts = -(-spectators // per_player) + 1
+    made = await asyncio.gather(
+        *(
+            lobby.RegisterPlayer(
+                lpb.RegisterPlayerRequest(name=f"spectator {n + 1}"), timeout=CALL_TIMEOUT_S
+            )
+            for n in range(accounts)
+        )
+    )
+    credentials = [f"{m.player.player_id}.{m.token}" for m in made]
+    return {
+        "channels": max(4, -(-spectators // SPECTATORS_PER_CONNECTION)),
+        "watchers": [
+            {"table_id": table_ids[i % len(table_ids)], "credential": credentials[i // per_player]}
+            for i in range(spectators)
+        ],
+        "probe": {
+            "table_id": table_ids[0],
+            "credential": credentials[-1],
+            "streams": per_player + 5,
+        },
+    }
+
+
+class BotsProcess:
+    """``python -m bench.stack_bots`` (or another such ``module``: the spectators'):
+    spec in, ``connected``, ``measure``, ``stop``, results."""
+
+    def __init__(self, module: str = "bench.stack_bots") -> None:
+        self.module = module
         self.proc: asyncio.subprocess.Process | None = None
         self.returncode: int | None = None
 
@@ -125,7 +165,7 @@ class BotsProcess:
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "bench.stack_bots",
+            self.module,
             cwd=ROOT,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,

@@ -40,6 +40,49 @@ class Encoded:
         return self._json
 
 
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        low = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(low | 0x80)
+        else:
+            out.append(low)
+            return bytes(out)
+
+
+# TableEvent.batch (field 22, length-delimited) and EventBatch.events (field 1).
+_BATCH_TAG = _varint((22 << 3) | 2)
+_EVENTS_TAG = _varint((1 << 3) | 2)
+
+
+class Batch(Encoded):
+    """Several serialized TableEvents as one ``TableEvent{batch}`` message, made
+    by concatenating their bytes (protobuf's encoding of a repeated field is the
+    concatenation of its elements): nothing is parsed or serialized again.  Its
+    JSON is the members' JSON, each made once, joined."""
+
+    __slots__ = ("members",)
+
+    def __init__(self, members: list[Encoded]) -> None:
+        body = b"".join(_EVENTS_TAG + _varint(len(m.data)) + m.data for m in members)
+        super().__init__(_BATCH_TAG + _varint(len(body)) + body, members[0].message_type)
+        self.members = members
+
+    def json(self) -> bytes:
+        if self._json is None:
+            self._json = (
+                b'{"batch":{"events":[' + b",".join(m.json() for m in self.members) + b"]}}"
+            )
+        return self._json
+
+
+def gathered(members: list[Encoded]) -> Encoded:
+    """One message for ``members``: the event itself when there is one."""
+    return members[0] if len(members) == 1 else Batch(members)
+
+
 class _Binary:
     """connectrpc's binary codec, passing ``Encoded`` bytes through."""
 

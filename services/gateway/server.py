@@ -141,6 +141,7 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
         per_table=gateway.watchers_per_table,
         per_player=gateway.watchers_per_player,
         buffer=gateway.watch_buffer,
+        coalesce_s=gateway.watch_coalesce_ms / 1000,
     )
     room = RoomASGIApplication(
         RoomService(upstream, credentials, limits, spectators),
@@ -189,7 +190,8 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
         watcher.cancel()
         await upstream.close()
         stop_metrics()
-        sock.close()
+        with contextlib.suppress(OSError):  # hypercorn closed its copy of the fd
+            sock.close()
         log.info("stopped")
     return 0
 

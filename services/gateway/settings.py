@@ -120,6 +120,16 @@ class GatewaySettings:
             minimum=8,
         )
     )
+    watch_coalesce_ms: int = setting(
+        Var(
+            "GATEWAY_WATCH_COALESCE_MS",
+            10,
+            "a table's events within this many ms reach its spectators as one message "
+            "(a batch); 0 = one message per event",
+            minimum=0,
+            maximum=1000,
+        )
+    )
     registrations_per_minute: float = setting(
         Var(
             "GATEWAY_REGISTRATIONS_PER_MIN",

@@ -6,8 +6,16 @@ bytes, and puts the same ``Encoded`` object in every watcher's buffer.  Nothing
 is built, parsed or serialized per watcher (a Connect JSON watcher shares the
 event's JSON, made once).
 
-A watcher that falls ``GATEWAY_WATCH_BUFFER`` events behind is dropped with
-RESOURCE_EXHAUSTED: the feed never waits for anyone.  A table holds at most
+Events that reach a feed within ``GATEWAY_WATCH_COALESCE_MS`` of each other
+(a street's cards, the antes, an action and the next turn) go to the watchers as
+one message, a ``TableEvent{batch}`` made once per table by joining the events'
+bytes (``codecs.Batch``): what costs the door is messages, not bytes, and a
+person watching does not see 10 ms.
+
+A watcher that falls ``GATEWAY_WATCH_BUFFER`` messages behind is dropped with
+RESOURCE_EXHAUSTED: the feed never waits for anyone, its buffer is freed at
+once, and a client that does not read at all (so never takes that status) has
+its stream cut off a moment later.  A table holds at most
 ``GATEWAY_WATCHERS_PER_TABLE`` watchers and a player ``GATEWAY_WATCHERS_PER_PLAYER``
 streams; past either the new stream is RESOURCE_EXHAUSTED and nobody else is
 touched.  The feed closes with its last watcher.
@@ -25,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import grpc
@@ -34,7 +41,7 @@ from poker.table.v1 import table_pb2 as tpb
 from service_kit.errors import ResourceExhaustedError
 from service_kit.logs import get_logger
 
-from .codecs import Encoded
+from .codecs import Batch, Encoded, gathered
 from .errors import StatusError
 from .metrics import (
     LIMITED,
@@ -53,10 +60,24 @@ OpenWatch = Callable[[str], Awaitable["grpc.aio.UnaryStreamCall[bytes, bytes]"]]
 class Watcher:
     """One spectator stream: a bounded buffer the feed fills."""
 
-    def __init__(self, feed: Feed, player_id: str, limit: int) -> None:
+    def __init__(
+        self,
+        feed: Feed,
+        player_id: str,
+        limit: int,
+        drop_grace_s: float,
+        release: Callable[[Watcher], None],
+    ) -> None:
         self.feed = feed
+        self._release = release
+        self.released = False
         self.player_id = player_id
         self._limit = limit
+        self._grace = drop_grace_s
+        # The task serving this stream: a watcher that does not read at all is
+        # stuck writing to it, and is cut off (cancelled) if it has not taken its
+        # RESOURCE_EXHAUSTED within the grace.
+        self.task = asyncio.current_task()
         self._buffer: collections.deque[Encoded] = collections.deque()
         self._wake = asyncio.Event()
         self.ended: tuple[grpc.StatusCode, str] | None = None
@@ -72,13 +93,19 @@ class Watcher:
             SPECTATORS_DROPPED.labels("too_slow").inc()
             self.end(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"too slow: {self._limit} events were waiting for this spectator "
+                f"too slow: {self._limit} messages were waiting for this spectator "
                 "(GATEWAY_WATCH_BUFFER); watch again to resume from a snapshot",
             )
+            self._release(self)  # its place and its buffer, now
+            asyncio.get_running_loop().call_later(self._grace, self._cut_off)
             return
         self._buffer.append(event)
         SPECTATOR_EVENTS.inc()
         self._wake.set()
+
+    def _cut_off(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
 
     def end(self, code: grpc.StatusCode, message: str) -> None:
         if self.ended is None:
@@ -97,6 +124,17 @@ class Watcher:
             return True
         return False
 
+    def _unseen(self, message: Encoded) -> Encoded | None:
+        """The part of a feed message the snapshot does not cover (the message
+        itself once in step: only a new watcher's first messages are looked into)."""
+        if self._synced:
+            return message
+        members = message.members if isinstance(message, Batch) else [message]
+        kept = [m for m in members if self._after_snapshot(m)]
+        if len(kept) == len(members):
+            return message
+        return gathered(kept) if kept else None
+
     async def events(self, snapshot: Encoded) -> AsyncIterator[Encoded]:
         """The snapshot, then the feed's events after it; ends with the status
         the watcher was ended with (raised as a ServiceError by the caller)."""
@@ -105,9 +143,9 @@ class Watcher:
         yield snapshot
         while True:
             while self._buffer:
-                event = self._buffer.popleft()
-                if self._after_snapshot(event):
-                    yield event
+                unseen = self._unseen(self._buffer.popleft())
+                if unseen is not None:
+                    yield unseen
             if self.ended is not None:
                 return
             self._wake.clear()
@@ -122,6 +160,26 @@ class Feed:
         self.spectators = spectators
         self.watchers: set[Watcher] = set()
         self.task: asyncio.Task[None] | None = None
+        self._pending: list[Encoded] = []
+        self._flush: asyncio.TimerHandle | None = None
+
+    def _send(self) -> None:
+        """The events gathered in the coalescing window, one message to everyone."""
+        self._flush = None
+        if not self._pending:
+            return
+        message = gathered(self._pending)
+        self._pending = []
+        for watcher in list(self.watchers):
+            watcher.push(message)
+
+    def _add(self, event: Encoded) -> None:
+        self._pending.append(event)
+        delay = self.spectators.coalesce_s
+        if not delay:
+            self._send()
+        elif self._flush is None:
+            self._flush = asyncio.get_running_loop().call_later(delay, self._send)
 
     async def run(self, call: grpc.aio.UnaryStreamCall[bytes, bytes]) -> None:
         code, message = grpc.StatusCode.UNAVAILABLE, "the table's feed ended; watch again"
@@ -132,13 +190,15 @@ class Feed:
                     first = False
                     continue
                 SPECTATOR_FEED_EVENTS.inc()
-                event = _encoded(data)
-                for watcher in list(self.watchers):
-                    watcher.push(event)
+                self._add(_encoded(data))
         except grpc.aio.AioRpcError as error:
             if error.code() != grpc.StatusCode.CANCELLED:
                 code, message = error.code(), error.details() or message
         finally:
+            call.cancel()
+            if self._flush is not None:
+                self._flush.cancel()
+            self._send()
             self.spectators.feed_ended(self)
             for watcher in list(self.watchers):
                 SPECTATORS_DROPPED.labels("feed_ended").inc()
@@ -163,15 +223,29 @@ class Spectators:
     """Every feed of this replica, and the limits (see the module)."""
 
     def __init__(
-        self, open_watch: OpenWatch, *, per_table: int, per_player: int, buffer: int
+        self,
+        open_watch: OpenWatch,
+        *,
+        per_table: int,
+        per_player: int,
+        buffer: int,
+        coalesce_s: float = 0.0,
+        drop_grace_s: float = 2.0,
     ) -> None:
         self._open = open_watch
+        self.coalesce_s = coalesce_s
+        self.drop_grace_s = drop_grace_s
         self.per_table = per_table
         self.per_player = per_player
         self.buffer = buffer
         self._feeds: dict[str, Feed] = {}
         self._by_player: collections.Counter[str] = collections.Counter()
+        self._by_table: collections.Counter[str] = collections.Counter()
         self.log = get_logger()
+
+    def watching(self) -> int:
+        """Spectator streams open on this replica."""
+        return sum(len(feed.watchers) for feed in self._feeds.values())
 
     def feed_ended(self, feed: Feed) -> None:
         if self._feeds.get(feed.table_id) is feed:
@@ -179,8 +253,7 @@ class Spectators:
             WATCHED_TABLES.set(len(self._feeds))
 
     def _admit(self, table_id: str, player_id: str) -> None:
-        feed = self._feeds.get(table_id)
-        if feed is not None and len(feed.watchers) >= self.per_table:
+        if self._by_table[table_id] >= self.per_table:
             LIMITED.labels("watchers_per_table").inc()
             raise ResourceExhaustedError(
                 f"table {table_id} has {self.per_table} spectators on this door, the most "
@@ -206,23 +279,53 @@ class Spectators:
             WATCHED_TABLES.set(len(self._feeds))
         return feed
 
+    def _join(self, table_id: str, player_id: str) -> None:
+        """Count a new watcher (after ``_admit``, before anything is awaited, so
+        watchers arriving together cannot all pass the limits)."""
+        self._by_player[player_id] += 1
+        self._by_table[table_id] += 1
+        SPECTATORS.inc()
+
+    def _leave(self, table_id: str, player_id: str) -> None:
+        SPECTATORS.dec()
+        for counts, key in ((self._by_player, player_id), (self._by_table, table_id)):
+            counts[key] -= 1
+            if counts[key] <= 0:
+                del counts[key]
+
+    def _release(self, watcher: Watcher) -> None:
+        """A watcher leaves (its stream closed, or it was dropped): its place in
+        the feed and in its player's count, once; the feed closes with its last."""
+        if watcher.released:
+            return
+        watcher.released = True
+        self._leave(watcher.feed.table_id, watcher.player_id)
+        feed = watcher.feed
+        feed.watchers.discard(watcher)
+        if not feed.watchers and feed.task is not None:
+            feed.task.cancel()
+
     async def watch(self, table_id: str, player_id: str) -> AsyncIterator[Encoded]:
         """A spectator's stream of ``table_id``: its snapshot, then the table's
         public events; RESOURCE_EXHAUSTED past a limit or when too slow."""
         self._admit(table_id, player_id)
-        self._by_player[player_id] += 1
-        SPECTATORS.inc()
-        watcher: Watcher | None = None
-        own: grpc.aio.UnaryStreamCall[bytes, bytes] | None = None
+        self._join(table_id, player_id)
         try:
             feed = await self._feed(table_id)
-            watcher = Watcher(feed, player_id, self.buffer)
-            feed.watchers.add(watcher)
+        except BaseException:
+            self._leave(table_id, player_id)
+            raise
+        watcher = Watcher(feed, player_id, self.buffer, self.drop_grace_s, self._release)
+        feed.watchers.add(watcher)
+        own: grpc.aio.UnaryStreamCall[bytes, bytes] | None = None
+        try:
             own = await self._open(table_id)
             first = await own.read()
             own.cancel()
             if not isinstance(first, bytes):
-                raise ResourceExhaustedError("the table's stream ended before its snapshot")
+                raise StatusError(
+                    grpc.StatusCode.UNAVAILABLE, "the table's stream ended before its snapshot"
+                )
             async for event in watcher.events(snapshot_of(first)):
                 yield event
             if watcher.ended is not None and watcher.ended[0] != grpc.StatusCode.OK:
@@ -230,14 +333,4 @@ class Spectators:
         finally:
             if own is not None:
                 own.cancel()
-            SPECTATORS.dec()
-            self._by_player[player_id] -= 1
-            if self._by_player[player_id] <= 0:
-                del self._by_player[player_id]
-            if watcher is not None:
-                feed = watcher.feed
-                feed.watchers.discard(watcher)
-                if not feed.watchers and feed.task is not None:
-                    feed.task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await asyncio.shield(feed.task)
+            self._release(watcher)

@@ -80,7 +80,7 @@ async def _tables(stack: Stack) -> list[str]:
 async def _bots(door: Door, stop: asyncio.Event, ready: threading.Event) -> None:
     async with player_channel(door.target, door.ca_file) as channel:
         room = rpb_grpc.RoomStub(channel)
-        tasks = []
+        tasks: list[asyncio.Task[PlayStats]] = []
         for table_id in door.table_ids:
             for n in range(BOTS):
                 made = await room.Register(rpb.RegisterRequest(name=f"bot {n + 1}"))
