@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from bench import dealer_flood, evaluators, grpc_ceiling, hands, stack
+from bench import dealer_flood, door, evaluators, grpc_ceiling, hands, stack
 
 RESULTS = Path(__file__).with_name("results.json")
 
@@ -35,6 +35,8 @@ GROUPS: dict[str, Callable[[], Mapping[str, float]]] = {
     "stack_paced": stack.run_paced,  # the same room with bots thinking 8 ms: latency at a load
     "stack_plaintext": stack.run_plaintext,  # the stack group without TLS: what mTLS costs
     "dealer_flood": dealer_flood.run,  # the room's speed while one caller floods the dealer
+    "door": door.run,  # the gateway's hop: the stack room direct and through the door
+    "spectators": door.run_spectators,  # 100 tables at 1 s, without and with 2,000 spectators
 }
 
 

@@ -272,6 +272,8 @@ def door_figures(before: Snapshot, after: Snapshot, watched: Mapping[str, Any]) 
     received = float(watched.get("events", 0))
     out["door_spectators"] = float(watched.get("watchers", 0))
     out["door_spectator_events_per_s"] = round(received / span, 1) if span else 0.0
+    messages = float(watched.get("messages", 0))
+    out["door_spectator_messages_per_s"] = round(messages / span, 1) if span else 0.0
     out["door_spectator_events_delivered"] = delivered
     out["door_spectators_ended_early"] = float(sum(watched.get("ended_early", {}).values()))
     if delivered:

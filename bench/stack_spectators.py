@@ -30,6 +30,7 @@ from typing import Any
 import grpc
 
 from poker.room.v1 import room_pb2 as rpb
+from poker.table.v1 import table_pb2 as tpb
 from poker_wire.channels import player_channel
 from service_kit import loop as event_loop
 
@@ -40,9 +41,20 @@ CONNECT_TIMEOUT_S = 60.0
 CHANNEL_OPTIONS = (("grpc.max_concurrent_streams", 10_000),)
 
 
+_BATCH = b"\xb2\x01"  # TableEvent.batch's tag: a message of several events
+
+
+def _events_in(data: bytes) -> int:
+    """How many table events one message carries (a batch is parsed to count)."""
+    if data[:2] == _BATCH:
+        return len(tpb.TableEvent.FromString(data).batch.events)
+    return 1
+
+
 class Counts:
     def __init__(self) -> None:
         self.open = False
+        self.messages = 0
         self.events = 0
         self.bytes = 0
         self.started = 0.0
@@ -65,7 +77,8 @@ async def _watch(
         async for data in call:
             first.set()
             if counts.open:
-                counts.events += 1
+                counts.messages += 1
+                counts.events += _events_in(data)
                 counts.bytes += len(data)
             if stop.is_set():
                 break
@@ -124,7 +137,7 @@ async def run() -> dict[str, Any]:
     while True:
         line = (await stdin.readline()).decode().strip()
         if line == "measure":
-            counts.events = counts.bytes = 0
+            counts.events = counts.messages = counts.bytes = 0
             counts.started = time.perf_counter()
             counts.open = True
         elif line == "stop" or not line:
@@ -144,6 +157,7 @@ async def run() -> dict[str, Any]:
         "watchers": len(watchers),
         "window_s": span,
         "events": counts.events,
+        "messages": counts.messages,
         "bytes": counts.bytes,
         "events_per_s": counts.events / span if span else 0.0,
         "ended_early": dict(counts.early),

@@ -21,9 +21,10 @@ from pathlib import Path
 
 from prometheus_client import REGISTRY
 
-from service_kit.ports import DEFAULT_PORTS
+from service_kit.ports import DEFAULT_GATEWAY_PORT, DEFAULT_PORTS, GATEWAY_METRICS_PORT
 from service_kit.settings import ServerSettings, Settings, settings_table
 from services.dealer.settings import DealerSettings
+from services.gateway.settings import GatewaySettings
 from services.lobby.settings import LobbySettings
 from services.table.settings import TableSettings
 
@@ -33,7 +34,11 @@ SETTINGS: dict[str, type[Settings]] = {
     "dealer": DealerSettings,
     "lobby": LobbySettings,
     "table": TableSettings,
+    "gateway": GatewaySettings,
 }
+# Services with metrics of their own: the five, and the gateway (which has no
+# internal gRPC port, so is not in DEFAULT_PORTS).
+METRIC_SERVICES = (*DEFAULT_PORTS, "gateway")
 BLOCK = re.compile(
     r"(<!-- generated:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /generated:(?P=name) -->)", re.S
 )
@@ -43,13 +48,16 @@ def ports_table() -> str:
     """Each service's default gRPC and ``/metrics`` ports."""
     lines = ["| service | gRPC (`PORT`) | `/metrics` (`METRICS_PORT`) |", "| --- | --- | --- |"]
     lines += [f"| {name} | {grpc} | {metrics} |" for name, (grpc, metrics) in DEFAULT_PORTS.items()]
+    lines.append(
+        f"| gateway | none (public `PUBLIC_PORT` {DEFAULT_GATEWAY_PORT}) | {GATEWAY_METRICS_PORT} |"
+    )
     return "\n".join(lines) + "\n"
 
 
 def metrics_table(prefix: str) -> str:
     """The metric families whose names start with ``prefix`` (a service's own, or
     ``grpc_server`` for the ones every service has), as ``/metrics`` names them."""
-    for service in DEFAULT_PORTS:
+    for service in METRIC_SERVICES:
         importlib.import_module(f"services.{service}.metrics")
     rows: dict[str, str] = {}
     # Label names come from the collectors: a family's samples have none until used.
@@ -69,7 +77,7 @@ def tables() -> dict[str, str]:
     """Every generated table of docs/services.md, by block name."""
     found = {"ports": ports_table(), "metrics-grpc": metrics_table("grpc_server_")}
     found |= {f"settings-{name}": settings_table(cls) for name, cls in SETTINGS.items()}
-    found |= {f"metrics-{name}": metrics_table(f"{name}_") for name in DEFAULT_PORTS}
+    found |= {f"metrics-{name}": metrics_table(f"{name}_") for name in METRIC_SERVICES}
     return found
 
 

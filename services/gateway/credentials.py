@@ -24,6 +24,8 @@ import grpc
 from poker_wire import check_id
 from service_kit.errors import InvalidArgumentError, ServiceError
 
+from .metrics import CREDENTIALS
+
 MAX_CREDENTIAL_LENGTH = 256
 MAX_CACHED = 100_000
 
@@ -100,6 +102,7 @@ class Credentials:
         expires = self._accepted.get(key)
         if expires is not None and expires > now:
             self._accepted.move_to_end(key)
+            CREDENTIALS.labels("cached").inc()
             return player
         try:
             await self._check(player)

@@ -38,7 +38,14 @@ WATCHED_TABLES = Gauge(
     "gateway_watched_tables", "Tables with an upstream spectator feed on this replica."
 )
 SPECTATOR_EVENTS = Counter(
-    "gateway_spectator_events", "Spectator events delivered to watchers' buffers."
+    "gateway_spectator_events",
+    "Spectator events put in watchers' buffers (each event counted once per watcher, "
+    "whether it travels alone or in a batch).",
+)
+SPECTATOR_MESSAGES = Counter(
+    "gateway_spectator_messages",
+    "Messages put in watchers' buffers: an event, or a batch of a table's events of the "
+    "same few milliseconds (GATEWAY_WATCH_COALESCE_MS).",
 )
 SPECTATOR_FEED_EVENTS = Counter(
     "gateway_spectator_feed_events", "Events received on the upstream spectator feeds."

@@ -115,7 +115,7 @@ class GatewaySettings:
         Var(
             "GATEWAY_WATCH_BUFFER",
             256,
-            "events waiting for one spectator; a spectator this far behind is dropped "
+            "messages waiting for one spectator; a spectator this far behind is dropped "
             "(RESOURCE_EXHAUSTED), never waited for",
             minimum=8,
         )

@@ -47,6 +47,7 @@ from .metrics import (
     LIMITED,
     SPECTATOR_EVENTS,
     SPECTATOR_FEED_EVENTS,
+    SPECTATOR_MESSAGES,
     SPECTATORS,
     SPECTATORS_DROPPED,
     WATCHED_TABLES,
@@ -100,7 +101,8 @@ class Watcher:
             asyncio.get_running_loop().call_later(self._grace, self._cut_off)
             return
         self._buffer.append(event)
-        SPECTATOR_EVENTS.inc()
+        SPECTATOR_MESSAGES.inc()
+        SPECTATOR_EVENTS.inc(len(event.members) if isinstance(event, Batch) else 1)
         self._wake.set()
 
     def _cut_off(self) -> None:

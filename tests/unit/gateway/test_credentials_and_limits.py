@@ -1,0 +1,96 @@
+"""Who is calling through the door, and how often they may (credentials, limits)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+import pytest
+
+from service_kit.errors import InvalidArgumentError, ResourceExhaustedError
+from services.gateway.credentials import (
+    Credentials,
+    Player,
+    UnauthenticatedError,
+    bearer_of,
+    credential,
+    parse,
+)
+from services.gateway.limits import Limits
+
+
+def test_the_credential_is_the_player_id_and_token_split_at_the_last_dot() -> None:
+    made = credential("p-1.b", "tok-_en")
+    assert made == "p-1.b.tok-_en"
+    assert parse(made) == Player("p-1.b", "tok-_en")
+    for malformed in ("nodot", ".token", "p-1.", "x" * 300):
+        with pytest.raises(InvalidArgumentError):
+            parse(malformed)
+
+
+def test_only_a_bearer_header_carries_a_credential() -> None:
+    assert bearer_of("Bearer abc.def") == "abc.def"
+    assert bearer_of("bearer   abc.def ") == "abc.def"
+    assert bearer_of("Basic abc") == ""
+    assert bearer_of(None) == ""
+
+
+class Lobby:
+    """The lobby's answers to GetPlayer: accepts one token, counts the asks."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def check(self, player: Player) -> None:
+        self.asked += 1
+        if player.token != "right":
+            code = (
+                grpc.StatusCode.NOT_FOUND
+                if player.player_id == "p-ghost"
+                else grpc.StatusCode.PERMISSION_DENIED
+            )
+            raise grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(), "no")
+
+
+def test_an_accepted_credential_is_remembered_and_a_refused_one_is_not() -> None:
+    async def scenario() -> None:
+        lobby = Lobby()
+        now = [0.0]
+        cache = Credentials(lobby.check, 30.0, clock=lambda: now[0])
+        assert await cache.player("Bearer p-1.right") == Player("p-1", "right")
+        assert await cache.player("Bearer p-1.right") == Player("p-1", "right")
+        assert lobby.asked == 1
+        now[0] = 31.0  # past the cache time: asked again
+        await cache.player("Bearer p-1.right")
+        assert lobby.asked == 2
+        for wrong in ("Bearer p-1.wrong", "Bearer p-ghost.wrong"):
+            for _ in range(2):
+                with pytest.raises(UnauthenticatedError) as refused:
+                    await cache.player(wrong)
+                # One answer for a wrong token and an unknown player.
+                assert "not accepted" in refused.value.message
+        assert lobby.asked == 6
+        with pytest.raises(UnauthenticatedError):
+            await cache.player(None)
+        assert await cache.optional(None) is None
+
+    asyncio.run(scenario())
+
+
+def test_limits_refuse_past_the_burst_and_say_the_limit() -> None:
+    limits = Limits(calls_per_s=1.0, burst=3, registrations_per_min=1.0)
+    for _ in range(3):
+        limits.player("p-1")
+    with pytest.raises(ResourceExhaustedError) as error:
+        limits.player("p-1")
+    assert "per player" in error.value.message
+    limits.player("p-2")  # another player has a bucket of their own
+    for _ in range(3):
+        limits.address("10.0.0.1:5000")
+    with pytest.raises(ResourceExhaustedError):
+        limits.address("10.0.0.1:6000")  # the same address, another port
+    for _ in range(20):
+        limits.registration("10.0.0.2:1")
+    with pytest.raises(ResourceExhaustedError) as registrations:
+        limits.registration("10.0.0.2:2")
+    assert "registrations" in registrations.value.message

@@ -1,0 +1,66 @@
+"""The door's HTTP layer: health for the probes, CORS for browsers."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import MutableMapping
+from typing import Any
+
+from services.gateway.http import Door
+
+
+async def _call(
+    door: Door, method: str, path: str, headers: list[tuple[bytes, bytes]]
+) -> list[Any]:
+    sent: list[Any] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": method, "path": path, "headers": headers}
+    await door(scope, receive, send)
+    return sent
+
+
+async def _room(scope: Any, receive: Any, send: Any) -> None:
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"room"})
+
+
+def _headers(messages: list[Any]) -> dict[bytes, bytes]:
+    return dict(messages[0]["headers"])
+
+
+def test_health_says_whether_every_shard_answered() -> None:
+    ready = [False]
+    door = Door(_room, (), lambda: ready[0])
+    assert asyncio.run(_call(door, "GET", "/healthz", []))[0]["status"] == 503
+    ready[0] = True
+    assert asyncio.run(_call(door, "GET", "/healthz", []))[0]["status"] == 200
+
+
+def test_an_allowed_origin_gets_its_preflight_and_its_headers_exposed() -> None:
+    door = Door(_room, ("https://play.example",), lambda: True)
+    origin = [(b"origin", b"https://play.example")]
+    preflight = asyncio.run(_call(door, "OPTIONS", "/poker.room.v1.Room/Act", origin))
+    assert preflight[0]["status"] == 204
+    allowed = _headers(preflight)
+    assert allowed[b"access-control-allow-origin"] == b"https://play.example"
+    assert b"authorization" in allowed[b"access-control-allow-headers"]
+    call = asyncio.run(_call(door, "POST", "/poker.room.v1.Room/Act", origin))
+    assert b"grpc-status" in _headers(call)[b"access-control-expose-headers"]
+
+
+def test_another_origin_gets_no_cors_headers() -> None:
+    door = Door(_room, ("https://play.example",), lambda: True)
+    origin = [(b"origin", b"https://evil.example")]
+    preflight = asyncio.run(_call(door, "OPTIONS", "/poker.room.v1.Room/Act", origin))
+    assert preflight[0]["status"] == 403
+    call = asyncio.run(_call(door, "POST", "/poker.room.v1.Room/Act", origin))
+    assert b"access-control-allow-origin" not in _headers(call)
+    anyone = Door(_room, ("*",), lambda: True)
+    call = asyncio.run(_call(anyone, "POST", "/poker.room.v1.Room/Act", origin))
+    assert _headers(call)[b"access-control-allow-origin"] == b"https://evil.example"

@@ -1,0 +1,75 @@
+"""The shard map: learned from the shards, a moved table found again."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import grpc
+import pytest
+
+from poker.table.v1 import table_pb2 as tpb
+from service_kit.errors import NotFoundError
+from services.gateway.shards import ShardMap
+
+
+class Shard:
+    def __init__(self, *tables: str) -> None:
+        self.tables = list(tables)
+        self.down = False
+        self.asked = 0
+
+    async def ListTables(self, request: Any, timeout: float) -> tpb.ListTablesResponse:  # noqa: N802
+        self.asked += 1
+        if self.down:
+            raise grpc.aio.AioRpcError(
+                grpc.StatusCode.UNAVAILABLE, grpc.aio.Metadata(), grpc.aio.Metadata(), "down"
+            )
+        return tpb.ListTablesResponse(tables=[tpb.TableSummary(table_id=t) for t in self.tables])
+
+
+def test_tables_are_found_on_the_shard_that_lists_them_and_followed_when_they_move() -> None:
+    async def scenario() -> None:
+        shards = [Shard("t-a"), Shard("t-b", "t-c"), Shard()]
+        known = {"t-a", "t-b", "t-c", "t-new"}
+
+        async def exists(table_id: str) -> bool:
+            return table_id in known
+
+        room = ShardMap(shards, refresh_s=0.01, exists=exists)  # type: ignore[arg-type]
+        assert await room.shard_of("t-c") == 1
+        assert await room.shard_of("t-a") == 0
+        with pytest.raises(NotFoundError):
+            await room.shard_of("t-nope")
+        # t-c moves to shard 2: the old shard said it does not run it.
+        shards[1].tables.remove("t-c")
+        shards[2].tables.append("t-c")
+        room.moved("t-c")
+        assert await room.shard_of("t-c") == 2
+        # A shard that does not answer keeps its tables in the map.
+        shards[0].down = True
+        await room.refresh()
+        assert await room.shard_of("t-a") == 0
+        assert {t.table_id for t in room.live_tables()} == {"t-a", "t-b", "t-c"}
+
+        # A table the lobby has and a shard starts running a moment later.
+        async def later() -> None:
+            await asyncio.sleep(0.05)
+            shards[2].tables.append("t-new")
+
+        task = asyncio.create_task(later())
+        assert await room.shard_of("t-new") == 2
+        await task
+
+    asyncio.run(scenario())
+
+
+def test_concurrent_misses_share_one_listing() -> None:
+    async def scenario() -> None:
+        shards = [Shard("t-a"), Shard("t-b")]
+        room = ShardMap(shards, refresh_s=10)  # type: ignore[arg-type]
+        found = await asyncio.gather(*(room.shard_of("t-b") for _ in range(50)))
+        assert found == [1] * 50
+        assert all(shard.asked == 1 for shard in shards)
+
+    asyncio.run(scenario())
