@@ -7,7 +7,7 @@
 * curl with the Connect protocol's JSON codec, Follow and Act (curl_connect.py).
 
 Each is given nothing but the gateway's address, the room's CA and a table id
-(point 2: the same client plays a table on whichever shard runs it); each
+(point 2: each client plays at a table of each of the three shards); each
 registers, sits down, plays three hands to the end, stands up and reads its hand
 history, then prints one JSON line, which is checked here.  The tables are spread
 over the room's shards.
@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from .door import Door
+from .door import SHARDS, Door
 
 ROOT = Path(__file__).resolve().parents[3]
 NODE_DIR = ROOT / "clients" / "node"
@@ -74,21 +74,12 @@ def descriptors(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _table(door: Door, index: int) -> str:
-    """The index-th client's table: round the shards, then each shard's tables, so
-    the clients play on as many shards, and at as many tables, as the room has."""
-    tables: list[str] = list(door.table_ids)
-    assert tables, "the room has no tables"
-    by_shard: dict[int, list[str]] = {}
-    for table in tables:
-        by_shard.setdefault(door.shard_of(table), []).append(table)
-    spread = [
-        shard_tables[i]
-        for i in range(max(len(t) for t in by_shard.values()))
-        for shard_tables in by_shard.values()
-        if i < len(shard_tables)
-    ]
-    return spread[index % len(spread)]
+def _table(door: Door, shard: int, index: int) -> str:
+    """A table on ``shard`` for the index-th client (the clients spread over the
+    shard's tables)."""
+    tables = [t for t in door.table_ids if door.shard_of(t) == shard]
+    assert tables, f"the room has no table on shard {shard}"
+    return tables[index % len(tables)]
 
 
 def _run(command: list[str], table: str, shard: int) -> dict[str, Any]:
@@ -152,8 +143,12 @@ def _common(door: Door, table: str, name: str) -> list[str]:
     ]
 
 
-def test_grpc_js_plays_over_the_bidirectional_stream(door: Door) -> None:
-    table = _table(door, 0)
+SHARD_IDS = range(SHARDS)
+
+
+@pytest.mark.parametrize("shard", SHARD_IDS)
+def test_grpc_js_plays_over_the_bidirectional_stream(door: Door, shard: int) -> None:
+    table = _table(door, shard, 0)
     node = _node()
     _run(
         [node, str(NODE_DIR / "grpc-client.mjs"), *_common(door, table, "node-grpc-js")],
@@ -162,8 +157,9 @@ def test_grpc_js_plays_over_the_bidirectional_stream(door: Door) -> None:
     )
 
 
-def test_connect_node_grpc_web_follows_and_acts(door: Door, descriptors: Path) -> None:
-    table = _table(door, 1)
+@pytest.mark.parametrize("shard", SHARD_IDS)
+def test_connect_node_grpc_web_follows_and_acts(door: Door, descriptors: Path, shard: int) -> None:
+    table = _table(door, shard, 1)
     node = _node()
     _run(
         [
@@ -178,8 +174,9 @@ def test_connect_node_grpc_web_follows_and_acts(door: Door, descriptors: Path) -
     )
 
 
-def test_curl_connect_json_follows_and_acts(door: Door) -> None:
-    table = _table(door, 2)
+@pytest.mark.parametrize("shard", SHARD_IDS)
+def test_curl_connect_json_follows_and_acts(door: Door, shard: int) -> None:
+    table = _table(door, shard, 2)
     if shutil.which("curl") is None:
         pytest.fail("curl is not installed (.ci/run installs it)")
     _run(
