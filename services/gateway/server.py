@@ -44,6 +44,7 @@ from .spectators import Spectators
 from .upstream import Upstream
 
 CERT_CHECK_S = 10.0  # how often the certificate files' stamps are compared
+CHANNEL_RETIRE_S = 600.0  # old channels' streams get this long after a renewal
 
 
 class _StructlogHandler(logging.Handler):
@@ -82,18 +83,33 @@ def _socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-async def _watch_certificates(config: _ReloadingConfig, public: TlsFiles) -> None:
-    """Load the public certificate again when its files change (new connections)."""
+async def _watch_certificates(
+    config: _ReloadingConfig, public: TlsFiles, identity: TlsFiles, upstream: Upstream
+) -> None:
+    """Load the public certificate again when its files change (new connections),
+    and make new channels to the room when the gateway's own identity is renewed
+    (``Upstream.renew``)."""
     log = get_logger()
-    stamp = public.stamp()
+    public_stamp, identity_stamp = public.stamp(), identity.stamp()
+    renewals: set[asyncio.Task[None]] = set()
     while True:
         await asyncio.sleep(CERT_CHECK_S)
         with contextlib.suppress(OSError):
             now = public.stamp()
-            if now != stamp and config.context is not None:
+            if now != public_stamp and config.context is not None:
                 config.context.load_cert_chain(str(public.cert), str(public.key))
-                stamp = now
+                public_stamp = now
                 log.info("public certificate reloaded")
+        with contextlib.suppress(OSError):
+            now = identity.stamp()
+            if now != identity_stamp:
+                identity_stamp = now
+                task = asyncio.create_task(
+                    upstream.renew(str(identity.directory), retire_s=CHANNEL_RETIRE_S)
+                )
+                renewals.add(task)
+                task.add_done_callback(renewals.discard)
+                log.info("identity certificate renewed: new channels to the room")
 
 
 async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
@@ -169,7 +185,7 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stopping.set)
-    watcher = asyncio.create_task(_watch_certificates(config, public_files))
+    watcher = asyncio.create_task(_watch_certificates(config, public_files, identity, upstream))
     log.info(
         "serving",
         host=settings.host,

@@ -67,9 +67,17 @@ class ShardMap:
         return self._stubs[shard]
 
     def ready(self) -> bool:
-        """Every shard answered within the last three refresh periods."""
+        """Every shard has answered since the start, and one of them lately (within
+        three refresh periods).  One shard down does not take the door out of
+        service: its tables answer UNAVAILABLE, the others play on."""
         horizon = time.monotonic() - 3 * max(self._refresh_s, 1.0)
-        return all(answered > horizon for answered in self._answered)
+        return all(self._answered) and any(answered > horizon for answered in self._answered)
+
+    def replace(self, shards: Sequence[tpb_grpc.TableServiceAsyncStub]) -> None:
+        """New stubs for the same shards (new channels: a renewed certificate)."""
+        if len(shards) != len(self._stubs):
+            raise ValueError("the shards are the same, only their channels are new")
+        self._stubs = list(shards)
 
     def live_tables(self) -> list[tpb.TableSummary]:
         """Every table every shard said it runs, at the last refresh."""

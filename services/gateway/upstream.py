@@ -4,6 +4,7 @@ stream calls whose messages it passes on as bytes (``codecs.Encoded``)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -42,18 +43,39 @@ class Upstream:
         deadline_s: float,
     ) -> None:
         self.deadline_s = deadline_s
-        self._lobby_channel = service_channel(lobby_addr, tls_dir, options=CHANNEL_OPTIONS)
-        self.lobby = lpb_grpc.LobbyStub(self._lobby_channel)
-        self.tournaments = tour_grpc.TournamentsStub(self._lobby_channel)
-        self._shard_channels = [
-            service_channel(address, tls_dir, options=CHANNEL_OPTIONS) for address in shard_addrs
-        ]
+        self._lobby_addr = lobby_addr
+        self._shard_addrs = shard_addrs
+        self._retired: list[grpc.aio.Channel] = []
+        self._connect(tls_dir)
         self.shards = ShardMap(
             [tpb_grpc.TableServiceStub(c) for c in self._shard_channels],
             refresh_s=refresh_s,
             exists=self.table_exists,
             timeout_s=deadline_s,
         )
+
+    def _connect(self, tls_dir: str) -> None:
+        """Channels to the lobby and every shard with the certificate in ``tls_dir``."""
+        self._lobby_channel = service_channel(self._lobby_addr, tls_dir, options=CHANNEL_OPTIONS)
+        self.lobby = lpb_grpc.LobbyStub(self._lobby_channel)
+        self.tournaments = tour_grpc.TournamentsStub(self._lobby_channel)
+        self._shard_channels = [
+            service_channel(address, tls_dir, options=CHANNEL_OPTIONS)
+            for address in self._shard_addrs
+        ]
+
+    async def renew(self, tls_dir: str, *, retire_s: float) -> None:
+        """The gateway's certificate was renewed: new calls go over new channels
+        made with it; the old ones close after ``retire_s`` (a stream still on
+        them then ends, and its client reconnects)."""
+        old = [self._lobby_channel, *self._shard_channels]
+        self._connect(tls_dir)
+        self.shards.replace([tpb_grpc.TableServiceStub(c) for c in self._shard_channels])
+        self._retired.extend(old)
+        await asyncio.sleep(retire_s)
+        for channel in old:
+            await channel.close()
+            self._retired.remove(channel)
 
     async def check(self, player: Player) -> None:
         """Accept the credential or raise the lobby's refusal (credentials.Check)."""
@@ -116,6 +138,5 @@ class Upstream:
 
     async def close(self) -> None:
         await self.shards.stop()
-        await self._lobby_channel.close()
-        for channel in self._shard_channels:
+        for channel in [self._lobby_channel, *self._shard_channels, *self._retired]:
             await channel.close()

@@ -60,6 +60,13 @@ DOWNSTREAM_FAILURES = Counter(
 STREAM_MESSAGES = Counter(
     "table_stream_messages", "Messages sent on player and spectator streams.", ("kind",)
 )
+WATCHERS_DROPPED = Counter(
+    "table_watchers_dropped",
+    "Spectator (Watch) streams the table ended or refused, by reason: too_slow (its "
+    "TABLE_WATCH_BUFFER was full), table_limit (TABLE_WATCHERS_PER_TABLE), client_limit "
+    "(TABLE_WATCHERS_PER_CLIENT).",
+    ("reason",),
+)
 TABLE_LOOP_ERRORS = Counter(
     "table_loop_errors",
     "Unexpected errors in a table's loop outside a hand (logged; the table goes on).",
@@ -108,7 +115,10 @@ def _set_in_progress() -> None:
 
 
 # Per-game series exist from the first scrape at 0, so rate() is defined before a
-# game's first hand finishes (and dashboards show 0, not "no data").
+# game's first hand finishes (and dashboards show 0, not "no data"); so do the
+# reasons a watcher is dropped.
+for _reason in ("too_slow", "table_limit", "client_limit"):
+    WATCHERS_DROPPED.labels(_reason)
 for _game in Game:
     HANDS_STARTED.labels(_game.value)
     for _outcome in ("showdown", "uncontested", "voided"):

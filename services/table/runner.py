@@ -125,6 +125,11 @@ class HandRunner:
             outcome = "showdown"
         if sum(final) != sum(h.start_stacks):
             raise HandVoided(f"chips not conserved: {sum(h.start_stacks)} in, {sum(final)} out")
+        # The deck is closed before anyone is told the hand is over: a dealer that
+        # fails now voids a hand nobody has seen finish, and the hand is in the
+        # table's history (archived with no await after this) by the time a
+        # player who got HandFinished asks GetHandHistory for it.
+        reveal = await self.close_deck()
         self.emit(
             f.HandFinished(
                 awards=tuple(awards),
@@ -136,7 +141,6 @@ class HandRunner:
                 voided=False,
             )
         )
-        reveal = await self.close_deck()
         return HandResult(
             h.hand_id,
             h.config,

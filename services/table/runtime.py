@@ -18,6 +18,14 @@ the stacks as at the hand's start.
 ``TableRuntime`` is also the one object the servicer holds per table, so it
 forwards the readers' calls: the viewers' streams are ``viewers``, what a viewer
 sees on joining is ``snapshot``, the finished hands are ``history``.
+
+A player's action comes from a Play (or PlayMany) stream (``submit``: a refusal
+goes back on the stream as ActionRejected) or from the unary Act (``act``: the
+refusal is the call's status).  Both go through ``offer``, the same checks
+against the hand's turn.  An Act waits for the betting service's verdict too (an
+illegal amount is refused there, after the turn's checks): its call ends when the
+action is applied (the seat's ActionTaken or DrawTaken), refused, or the hand is
+voided.
 """
 
 from __future__ import annotations
@@ -38,9 +46,10 @@ from . import facts as f
 from . import snapshot as snapshots
 from .calls import HandVoided
 from .clients import Downstream, DownstreamError
-from .hand import Hand, HandResult, game_name
+from .hand import Hand, HandResult, Rejection, game_name
 from .history import History
 from .metrics import (
+    ACTIONS_REJECTED,
     HANDS_FINISHED,
     HANDS_STARTED,
     POT_SIZE,
@@ -49,7 +58,11 @@ from .metrics import (
     hand_started,
 )
 from .runner import HandRunner
-from .viewers import Audience, Sink, Subscriber
+from .viewers import Audience, Sink, Subscriber, Watcher, WatchLimits, serialize
+
+# An Act's action taken for the runner, waiting for its verdict: the hand and seat
+# (one answer per turn is in flight) -> the turn's action_seq and the verdict.
+_Pending = dict[tuple[str, int], tuple[int, "asyncio.Future[Rejection | None]"]]
 
 
 class TableRuntime:
@@ -63,6 +76,7 @@ class TableRuntime:
         idle_poll_s: float,
         hand_pause_s: float,
         history_hands: int,
+        watch: WatchLimits | None = None,
     ) -> None:
         self.info = info
         self.table_id = info.table_id
@@ -70,7 +84,8 @@ class TableRuntime:
         self.idle_poll_s = idle_poll_s
         self.hand_pause_s = hand_pause_s
         self.hand: Hand | None = None
-        self.viewers = Audience(self.table_id)
+        self.viewers = Audience(self.table_id, watch)
+        self.pending: _Pending = {}
         self.history = History(self.table_id, history_hands)
         self.hands_played = 0
         self.preset_order: list[str] = []
@@ -224,6 +239,7 @@ class TableRuntime:
         finally:
             self.hand = None
             hand_ended(self.table_id)
+            self._settle(hand.hand_id, None, _unapplied(hand.hand_id))
         self.history.add(result)
         self.hands_played += 1
         HANDS_FINISHED.labels(game, result.outcome).inc()
@@ -314,18 +330,39 @@ class TableRuntime:
 
     def _emit(self, hand: Hand, fact: f.Fact) -> None:
         """One fact of ``hand`` to every viewer (``Audience.emit``); the hand's end
-        is kept for the snapshots between hands."""
+        is kept for the snapshots between hands.  A seat's action applied, or the
+        hand's end, is the verdict an Act waits for."""
         if isinstance(fact, f.HandFinished):
             self.last_finished = fact
         self.viewers.emit(hand, fact)
+        if self.pending:
+            if isinstance(fact, f.DrawTaken) or (
+                isinstance(fact, f.ActionTaken) and not fact.timeout
+            ):
+                self._settle(hand.hand_id, fact.seat, None)
+            elif isinstance(fact, f.HandFinished):
+                self._settle(hand.hand_id, None, _unapplied(hand.hand_id))
 
     def _reject(
         self, hand: Hand, seat: int, action_seq: int, code: grpc.StatusCode, message: str
     ) -> None:
+        """The betting service refused a seat's answer (the turn goes on): the
+        verdict of an Act that sent it, else an ActionRejected on the seat's stream."""
+        waiting = self.pending.get((hand.hand_id, seat))
+        if waiting is not None and waiting[0] == action_seq:
+            self._settle(hand.hand_id, seat, (code, message))
+            return
         player = hand.players[hand.index(seat)]
         sub = self.viewers.players.get(player)
         if sub is not None:
             self.send_rejection(sub, action_seq, code, message)
+
+    def _settle(self, hand_id: str, seat: int | None, verdict: Rejection | None) -> None:
+        """Answer the Act waiting on ``seat`` of ``hand_id`` (None: every seat)."""
+        for key in [k for k in self.pending if k[0] == hand_id and seat in (None, k[1])]:
+            _, verdict_of = self.pending.pop(key)
+            if not verdict_of.done():
+                verdict_of.set_result(verdict)
 
     def send_rejection(
         self, sub: Subscriber, action_seq: int, code: grpc.StatusCode, message: str
@@ -334,12 +371,12 @@ class TableRuntime:
 
     def join(
         self,
-        player_id: str | None,
+        player_id: str,
         delivery: int,
         sink: Sink | None = None,
         seating: Sequence[lpb.SeatInfo] = (),
     ) -> Subscriber:
-        """A new stream; a player's replaces their older one (reconnect).  Its
+        """A player's new stream; it replaces their older one (reconnect).  Its
         Snapshot shows ``seating`` (``seating()``) for the seats not in a hand."""
         sub = self.viewers.join(player_id, delivery, sink, self.hand)
         sub.direct(
@@ -350,26 +387,60 @@ class TableRuntime:
     def leave(self, sub: Subscriber) -> None:
         self.viewers.leave(sub)
 
-    def submit(self, sub: Subscriber, msg: pb.PlayerAction) -> None:
-        """A player's action from their stream: to the hand, or refused to them."""
-        if sub.player_id is None:
-            raise ValueError("a spectator's stream has no actions to submit")
+    def watch(self, seating: Sequence[lpb.SeatInfo] = ()) -> Watcher:
+        """A new spectator (RESOURCE_EXHAUSTED past the table's limit); its first
+        message is the table as a spectator sees it now."""
+        watcher = self.viewers.watch()
+        snapshot = pb.TableEvent(table_id=self.table_id, snapshot=self.snapshot(None, seating))
+        watcher.send(serialize(snapshot))
+        return watcher
+
+    def unwatch(self, watcher: Watcher) -> None:
+        self.viewers.unwatch(watcher)
+
+    def offer(self, player_id: str, msg: pb.PlayerAction) -> Rejection | None:
+        """A player's action to the hand in progress (``Hand.offer``): None when it
+        is taken for the runner, else why not (then nothing changes).  What Play's
+        ``submit`` and Act's ``act`` share."""
         hand = self.hand
         if hand is None:
-            refusal = (grpc.StatusCode.FAILED_PRECONDITION, "no hand is in progress")
-        else:
-            seat = hand.seat_of(sub.player_id)
-            if not seat:
-                refusal = (
-                    grpc.StatusCode.FAILED_PRECONDITION,
-                    f"you are not dealt into hand {hand.hand_id}",
-                )
-            else:
-                refused = hand.offer(seat, msg.hand_id, msg.action_seq, msg.action)
-                if refused is None:
-                    return
-                refusal = refused
-        self.send_rejection(sub, msg.action_seq, *refusal)
+            return grpc.StatusCode.FAILED_PRECONDITION, "no hand is in progress"
+        seat = hand.seat_of(player_id)
+        if not seat:
+            return (
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"you are not dealt into hand {hand.hand_id}",
+            )
+        return hand.offer(seat, msg.hand_id, msg.action_seq, msg.action)
+
+    def submit(self, sub: Subscriber, msg: pb.PlayerAction) -> None:
+        """A player's action from their stream: to the hand, or refused to them."""
+        refusal = self.offer(sub.player_id, msg)
+        if refusal is not None:
+            self.send_rejection(sub, msg.action_seq, *refusal)
+
+    async def act(self, player_id: str, msg: pb.PlayerAction) -> Rejection | None:
+        """A player's action answered by status (Act): None once the hand applied
+        it, else the refusal (counted as a stream's is): the turn's checks
+        (``offer``), the betting service's (an illegal amount: the turn goes on),
+        or ABORTED when the hand was voided before it was applied."""
+        refusal = self.offer(player_id, msg)
+        hand = self.hand
+        if refusal is None and hand is not None:
+            # Taken for the runner, which has not run since: its verdict comes
+            # through ``_emit`` (applied, the hand over) or ``_reject`` (refused).
+            key = (hand.hand_id, hand.seat_of(player_id))
+            verdict: asyncio.Future[Rejection | None] = asyncio.get_running_loop().create_future()
+            self.pending[key] = (msg.action_seq, verdict)
+            try:
+                refusal = await verdict
+            finally:
+                waiting = self.pending.get(key)
+                if waiting is not None and waiting[1] is verdict:
+                    del self.pending[key]
+        if refusal is not None:
+            ACTIONS_REJECTED.labels(refusal[0].name).inc()
+        return refusal
 
     # ------------------------------------------------------------ state and history
 
@@ -423,6 +494,15 @@ def _won(result: HandResult) -> int:
     return 0
 
 
+def _unapplied(hand_id: str) -> Rejection:
+    """An Act's verdict when its hand ended without applying the action (voided)."""
+    return (
+        grpc.StatusCode.ABORTED,
+        f"hand {hand_id} was voided before your action was applied; "
+        "every stack is as at the hand's start",
+    )
+
+
 def _voided_finish(hand: Hand) -> f.HandFinished:
     """The HandFinished of a voided hand: no awards, every stack as at its start."""
     return f.HandFinished(
@@ -437,4 +517,4 @@ def _voided_finish(hand: Hand) -> f.HandFinished:
     )
 
 
-__all__ = ["Subscriber", "TableRuntime"]
+__all__ = ["Subscriber", "TableRuntime", "Watcher"]

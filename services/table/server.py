@@ -1,25 +1,74 @@
 """The table service's ServiceSpec: its settings (``settings.TableSettings``),
-the table manager and the servicer."""
+the table manager and the servicer, and how its services are registered
+(``add_table_services``: Watch sends pre-serialized events)."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any, cast
 
 import grpc
 
 from poker.table.v1 import table_pb2, table_pb2_grpc
 from service_kit import ServiceSpec
+from service_kit.handlers import Handler
 from service_kit.logs import get_logger
 from service_kit.settings import ServerSettings, var_of
 
 from .clients import Addresses, Downstream
 from .servicer import TableManager, TableServicer
 from .settings import TableSettings
+from .viewers import WatchLimits
 
 SERVICE_NAMES = tuple(
     table_pb2.DESCRIPTOR.services_by_name[name].full_name
     for name in ("TableService", "TableAudit", "TableCertification")
 )
+TABLE_SERVICE = table_pb2.DESCRIPTOR.services_by_name["TableService"]
+
+
+class _Registrations:
+    """Stands in for a server to take the method handlers that the generated
+    ``add_TableServiceServicer_to_server`` registers, so that one can be replaced."""
+
+    def __init__(self) -> None:
+        self.handlers: dict[str, Handler] = {}
+
+    def add_generic_rpc_handlers(self, handlers: Any) -> None:
+        """The same handlers come through ``add_registered_method_handlers``."""
+
+    def add_registered_method_handlers(self, service: str, handlers: dict[str, Handler]) -> None:
+        self.handlers.update(handlers)
+
+
+def add_table_services(servicer: TableServicer, server: grpc.aio.Server) -> None:
+    """Register the table proto's three services.  TableService as the generated
+    code does, except Watch: its responses are the bytes the table serialized
+    once for all of a table's spectators (``viewers.Audience.broadcast``), sent as
+    they are.  The server's interceptors (metrics, access, errors) wrap it as they
+    wrap any method: they keep a handler's serializers."""
+    generated = _Registrations()
+    # Only the two registration methods are called on it.
+    table_pb2_grpc.add_TableServiceServicer_to_server(servicer, cast(grpc.aio.Server, generated))
+    handlers = generated.handlers
+    expected = {method.name for method in TABLE_SERVICE.methods}
+    if set(handlers) != expected:  # the generated code registers another way now
+        raise RuntimeError(f"TableService handlers {sorted(handlers)}, expected {sorted(expected)}")
+    handlers["Watch"] = grpc.unary_stream_rpc_method_handler(
+        servicer.Watch,
+        request_deserializer=table_pb2.WatchRequest.FromString,
+        response_serializer=_as_sent,
+    )
+    name = TABLE_SERVICE.full_name
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
+    server.add_registered_method_handlers(name, handlers)
+    table_pb2_grpc.add_TableAuditServicer_to_server(servicer, server)
+    table_pb2_grpc.add_TableCertificationServicer_to_server(servicer, server)
+
+
+def _as_sent(wire: bytes) -> bytes:
+    """Watch's response serializer: each event is serialized already."""
+    return wire
 
 
 def make_spec() -> ServiceSpec:
@@ -58,16 +107,20 @@ def make_spec() -> ServiceSpec:
             history_hands=settings.history_hands,
             shard=shard,
             shards=shards,
+            watch=WatchLimits(
+                buffer=settings.watch_buffer,
+                per_table=settings.watchers_per_table,
+                per_client=settings.watchers_per_client,
+            ),
         )
         holder["manager"] = manager
         servicer = TableServicer(
             manager,
             allow_presets=settings.allow_preset_decks,
             audit_token=settings.audit_token,
+            identities=not plaintext,
         )
-        table_pb2_grpc.add_TableServiceServicer_to_server(servicer, server)
-        table_pb2_grpc.add_TableAuditServicer_to_server(servicer, server)
-        table_pb2_grpc.add_TableCertificationServicer_to_server(servicer, server)
+        add_table_services(servicer, server)
         asyncio.get_running_loop().call_soon(manager.start)
         log.info("downstream", **vars(addresses), shard=f"{shard}/{shards}")
 

@@ -6,6 +6,14 @@ for by its owner.  Requests are validated before anything is looked up
 (INVALID_ARGUMENT), unknown tables and hands are NOT_FOUND, a wrong token is
 PERMISSION_DENIED, and actions out of turn or with a stale ``action_seq`` come
 back on the stream as ActionRejected (FAILED_PRECONDITION) and change nothing.
+``Act`` makes the same checks for one action without a stream (the player is
+authenticated as for GetState) and answers a refusal with its status.
+
+Spectators: ``Watch`` sends the bytes the table serialized once for all of its
+spectators (``viewers.Watcher``), so its handler is registered with a response
+serializer that passes bytes through (``server.add_table_services``).  A new
+Watch past the table's limit, or past its client's (callers without a service
+identity, by address), is RESOURCE_EXHAUSTED.
 """
 
 from __future__ import annotations
@@ -30,14 +38,14 @@ from service_kit.errors import (
     NotFoundError,
     PermissionDeniedError,
 )
-from service_kit.identity import player_token
+from service_kit.identity import caller_identity, player_token
 from service_kit.logs import get_logger
 
 from .clients import Downstream, DownstreamError
 from .many import play_many
 from .metrics import CONNECTED, TABLES
 from .runtime import TableRuntime
-from .viewers import Subscriber
+from .viewers import Subscriber, WatchClients, WatchLimits, client_address
 
 MAX_TOKEN_LENGTH = 128
 # Stopped tournament tables (broken, T3, or their tournament over) whose hand
@@ -64,6 +72,7 @@ class TableManager:
         history_hands: int,
         shard: int = 0,
         shards: int = 1,
+        watch: WatchLimits | None = None,
     ) -> None:
         self.ds = downstream
         self.discovery_s = discovery_s
@@ -72,6 +81,7 @@ class TableManager:
         self.history_hands = history_hands
         self.shard = shard
         self.shards = shards
+        self.watch = watch or WatchLimits()
         self.tables: dict[str, TableRuntime] = {}
         # Stopped tournament tables: no longer played or joined, but their hands
         # are the players' history (GetHandHistory, GetDeckReveal).
@@ -98,6 +108,7 @@ class TableManager:
                     idle_poll_s=self.idle_poll_s,
                     hand_pause_s=self.hand_pause_s,
                     history_hands=self.history_hands,
+                    watch=self.watch,
                 )
                 self.tables[info.table_id] = runtime
                 runtime.start()
@@ -159,10 +170,21 @@ class TableManager:
 class TableServicer(
     pb_grpc.TableServiceServicer, pb_grpc.TableAuditServicer, pb_grpc.TableCertificationServicer
 ):
-    def __init__(self, manager: TableManager, *, allow_presets: bool, audit_token: str) -> None:
+    def __init__(
+        self,
+        manager: TableManager,
+        *,
+        allow_presets: bool,
+        audit_token: str,
+        identities: bool = True,
+    ) -> None:
         self.manager = manager
         self.allow_presets = allow_presets
         self.audit_token = audit_token
+        # TABLE_WATCHERS_PER_CLIENT: by address, for callers without a service
+        # identity.  Without identities at all (GRPC_PLAINTEXT, benchmarks only)
+        # the gateway could not be told from a client: nobody is limited.
+        self.watch_clients = WatchClients(manager.watch.per_client if identities else None)
 
     async def _authenticate(self, player_id: str, token: str, table_id: str) -> None:
         check_id(player_id, "player_id")
@@ -244,18 +266,35 @@ class TableServicer(
             return
         sub.end(grpc.StatusCode.OK, "")
 
-    async def Watch(
+    async def Watch(  # type: ignore[override]  # serialized TableEvents, see the module
         self, request: pb.WatchRequest, context: Context
-    ) -> AsyncIterator[pb.TableEvent]:
+    ) -> AsyncIterator[bytes]:
+        """A spectator's stream: the table's public events, serialized once for all
+        its spectators; dropped (RESOURCE_EXHAUSTED) when it falls
+        TABLE_WATCH_BUFFER events behind."""
         runtime = await self.manager.get(request.table_id)
-        sub = runtime.join(None, pb.DELIVERY_EVERY_EVENT, seating=await runtime.seating())
+        seating = await runtime.seating()
+        # No await from here until the watcher is counted: the limits hold.
+        client = None if caller_identity(context) is not None else client_address(context.peer())
+        if client is not None:
+            self.watch_clients.admit(client)
+        try:
+            watcher = runtime.watch(seating)
+        except BaseException:
+            if client is not None:
+                self.watch_clients.release(client)
+            raise
         CONNECTED.labels("spectator").inc()
         try:
-            async for event in _drain(sub):
-                yield event
+            async for wire in watcher.messages():
+                yield wire
         finally:
-            runtime.leave(sub)
+            runtime.unwatch(watcher)
+            if client is not None:
+                self.watch_clients.release(client)
             CONNECTED.labels("spectator").dec()
+        if watcher.ended is not None and watcher.ended[0] != grpc.StatusCode.OK:
+            await context.abort(*watcher.ended)
 
     # ------------------------------------------------------------ unary
 
@@ -264,6 +303,23 @@ class TableServicer(
         token = player_token(request.token, context)
         await self._authenticate(request.player_id, token, request.table_id)
         return runtime.snapshot(request.player_id, await runtime.seating())
+
+    async def Act(self, request: pb.ActRequest, context: Context) -> pb.ActResponse:
+        """One action without a stream: authenticated as GetState is, checked as a
+        Play stream's action is (``TableRuntime.act``), answered once the hand has
+        applied it; a refusal is the call's status and changes nothing."""
+        if not request.HasField("action"):
+            raise InvalidArgumentError(
+                "action is required: the hand_id and action_seq of your YourTurn, and your action"
+            )
+        check_id(request.action.hand_id, "action.hand_id")
+        runtime = await self.manager.get(request.table_id)
+        token = player_token(request.token, context)
+        await self._authenticate(request.player_id, token, request.table_id)
+        refusal = await runtime.act(request.player_id, request.action)
+        if refusal is not None:
+            await context.abort(*refusal)
+        return pb.ActResponse()
 
     async def ListTables(
         self, request: pb.ListTablesRequest, context: Context

@@ -8,6 +8,11 @@ from dataclasses import dataclass
 from service_kit.ports import DEFAULT_PORTS
 from service_kit.settings import CALL_DEADLINE, ConfigError, Var, read_settings, setting
 
+# The spectators' defaults (also ``viewers.WatchLimits``'s, for a table built in code).
+WATCH_BUFFER = 256
+WATCHERS_PER_TABLE = 500
+WATCHERS_PER_CLIENT = 20
+
 
 def parse_shard(name: str, text: str) -> tuple[int, int]:
     """``i/n`` with ``0 <= i < n``: this replica runs the tables whose id hashes to i."""
@@ -32,7 +37,8 @@ def _address(service: str) -> Var[str]:
 @dataclass(frozen=True, slots=True)
 class TableSettings:
     """TABLE_*: where the other services are, the table loop's pace, the shard,
-    presets and the auditors' token, and how downstream calls travel."""
+    presets and the auditors' token, how downstream calls travel, and what the
+    spectators may take."""
 
     lobby_addr: str = setting(_address("lobby"))
     dealer_addr: str = setting(_address("dealer"))
@@ -111,6 +117,37 @@ class TableSettings:
             True,
             "1 = the calls to betting, dealer, showdown and the lobby's hand calls travel "
             "batched on each service's Batch stream; 0 = unary calls",
+        )
+    )
+    watch_buffer: int = setting(
+        Var(
+            "TABLE_WATCH_BUFFER",
+            WATCH_BUFFER,
+            "events one spectator's Watch stream may have waiting unread; a spectator "
+            "that falls further behind is dropped (RESOURCE_EXHAUSTED), never waited for",
+            minimum=1,
+            maximum=100_000,
+        )
+    )
+    watchers_per_table: int = setting(
+        Var(
+            "TABLE_WATCHERS_PER_TABLE",
+            WATCHERS_PER_TABLE,
+            "Watch streams open at once on one table, the gateway's included; past it "
+            "a new one is RESOURCE_EXHAUSTED",
+            minimum=1,
+            maximum=1_000_000,
+        )
+    )
+    watchers_per_client: int = setting(
+        Var(
+            "TABLE_WATCHERS_PER_CLIENT",
+            WATCHERS_PER_CLIENT,
+            "Watch streams open at once from one client address (any port) without a "
+            "service certificate, across tables; past it RESOURCE_EXHAUSTED (the "
+            "gateway and the room's services are exempt)",
+            minimum=1,
+            maximum=1_000_000,
         )
     )
     call_deadline_s: float = setting(CALL_DEADLINE)

@@ -7,22 +7,53 @@ spectators.  Each fact of the hand goes through ``facts.view`` for each viewer,
 the only way an event is made, built once per distinct view rather than once per
 stream.  ``DELIVERY_ON_TURN`` subscribers get their events gathered into one
 EventBatch when they must act or the hand ends.
+
+Spectators (``Watcher``) all see the same public view, so it is also serialized
+once per event for all of them: every Watch stream of the table gets the same
+bytes object, sent as it is (the Watch handler's serializer passes bytes
+through, ``server.add_table_services``).  Each watcher has a bounded buffer
+(``WatchLimits.buffer``): one that falls that far behind is dropped with
+RESOURCE_EXHAUSTED, never waited for, and gives its place up at once, so a slow
+spectator costs the table nothing.  A table takes at most
+``WatchLimits.per_table`` watchers and one client at most
+``WatchLimits.per_client`` (``WatchClients``); past either the new stream is
+refused and nobody else is touched.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import collections
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 
 import grpc
 
 from poker.table.v1 import table_pb2 as pb
+from service_kit.errors import ResourceExhaustedError
 
 from . import facts as f
 from .hand import Hand
-from .metrics import ACTIONS_REJECTED, STREAM_MESSAGES
+from .metrics import ACTIONS_REJECTED, STREAM_MESSAGES, WATCHERS_DROPPED
+from .settings import WATCH_BUFFER, WATCHERS_PER_CLIENT, WATCHERS_PER_TABLE
 
 QUEUE_LIMIT = 2_000  # events waiting for a slow reader before it is disconnected
+_SPECTATOR_MESSAGES = STREAM_MESSAGES.labels("event")  # looked up once: every event
+
+
+@dataclass(frozen=True, slots=True)
+class WatchLimits:
+    """How much the spectators of this replica may take (TABLE_WATCH_BUFFER,
+    TABLE_WATCHERS_PER_TABLE, TABLE_WATCHERS_PER_CLIENT)."""
+
+    buffer: int = WATCH_BUFFER  # messages one Watch stream may have waiting unread
+    per_table: int = WATCHERS_PER_TABLE  # Watch streams on one table, the gateway's included
+    per_client: int = WATCHERS_PER_CLIENT  # Watch streams of one client without an identity
+
+
+def serialize(event: pb.TableEvent) -> bytes:
+    """An event's wire bytes, made once for every spectator of the table."""
+    return event.SerializeToString()
 
 
 # What a shared stream's sink gets: an event, a DELIVERY_ON_TURN batch of them
@@ -31,13 +62,13 @@ Sink = Callable[["Subscriber", "pb.TableEvent | list[pb.TableEvent] | None"], No
 
 
 class Subscriber:
-    """One open stream: a player's (``player_id``) or a spectator's (None).
+    """One player's open stream (spectators are ``Watcher``s).
 
-    Its events go to ``queue`` (one Play or Watch stream each), or to ``sink`` when
-    many subscribers share one stream (PlayMany): the sink gets each event, and
-    None when the subscriber ends."""
+    Its events go to ``queue`` (one Play stream each), or to ``sink`` when many
+    subscribers share one stream (PlayMany): the sink gets each event, and None
+    when the subscriber ends."""
 
-    def __init__(self, player_id: str | None, delivery: int, sink: Sink | None = None) -> None:
+    def __init__(self, player_id: str, delivery: int, sink: Sink | None = None) -> None:
         self.player_id = player_id
         self.on_turn = delivery == pb.DELIVERY_ON_TURN
         self.sink = sink
@@ -101,64 +132,196 @@ class Subscriber:
                 self.queue.put_nowait(None)
 
 
+class Watcher:
+    """One spectator's Watch stream: the serialized public events, waiting in a
+    bounded buffer for the stream to send them.
+
+    The table never waits for a watcher: ``send`` appends or, when ``limit``
+    messages are already waiting, drops the watcher (its buffer is freed at once
+    and the stream ends RESOURCE_EXHAUSTED)."""
+
+    __slots__ = ("_ready", "ended", "limit", "pending")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.pending: collections.deque[bytes] = collections.deque()
+        self.ended: tuple[grpc.StatusCode, str] | None = None
+        self._ready = asyncio.Event()
+
+    def send(self, wire: bytes) -> bool:
+        """Queue one serialized event; False when the watcher is (now) gone."""
+        if self.ended is not None:
+            return False
+        if len(self.pending) >= self.limit:
+            WATCHERS_DROPPED.labels("too_slow").inc()
+            self.pending.clear()
+            self.end(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"too slow: {self.limit} events were waiting unread "
+                "(TABLE_WATCH_BUFFER); a spectator must read as fast as the table deals",
+            )
+            return False
+        self.pending.append(wire)
+        self._ready.set()
+        return True
+
+    def end(self, code: grpc.StatusCode, message: str) -> None:
+        """Close the stream with a status once what is waiting is sent (the table
+        stops; a dropped watcher has nothing waiting)."""
+        if self.ended is None:
+            self.ended = (code, message)
+            self._ready.set()
+
+    async def messages(self) -> AsyncIterator[bytes]:
+        """What the Watch stream sends, in order, until the watcher ends."""
+        while True:
+            while self.pending:
+                yield self.pending.popleft()
+            if self.ended is not None:
+                return
+            self._ready.clear()
+            await self._ready.wait()
+
+
+class WatchClients:
+    """Watch streams open per client, across this replica's tables, so one client
+    cannot take a table's (or the replica's) spectator places by itself.
+
+    A client is its address without the port (many connections from one host are
+    one client).  Callers with a service identity are not counted here: the
+    gateway multiplexes many spectators over one Watch per table.  ``limit``
+    None: nobody is limited (no identities, GRPC_PLAINTEXT: the gateway could
+    not be told from a client)."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.open: dict[str, int] = {}
+
+    def admit(self, client: str) -> None:
+        """Count one more stream of ``client``, or refuse it (RESOURCE_EXHAUSTED)."""
+        if self.limit is None:
+            return
+        count = self.open.get(client, 0)
+        if count >= self.limit:
+            WATCHERS_DROPPED.labels("client_limit").inc()
+            raise ResourceExhaustedError(
+                f"this client already has {count} Watch streams open, the most one client "
+                f"may hold (TABLE_WATCHERS_PER_CLIENT={self.limit}); close one first"
+            )
+        self.open[client] = count + 1
+
+    def release(self, client: str) -> None:
+        """One of ``client``'s streams closed."""
+        if self.limit is None:
+            return
+        count = self.open.get(client, 0) - 1
+        if count > 0:
+            self.open[client] = count
+        else:
+            self.open.pop(client, None)
+
+
+def client_address(peer: str) -> str:
+    """The client of a gRPC peer string: ``ipv4:10.0.0.7:51234`` -> ``ipv4:10.0.0.7``
+    (``ipv6:[::1]:51234`` -> ``ipv6:[::1]``); other kinds (``unix:``) as they are."""
+    kind, _, rest = peer.partition(":")
+    if kind in ("ipv4", "ipv6"):
+        host, colon, port = rest.rpartition(":")
+        if colon and port.isdigit():
+            return f"{kind}:{host}"
+    return peer
+
+
 class Audience:
     """Everyone subscribed to one table: its players' streams and its spectators'."""
 
-    def __init__(self, table_id: str) -> None:
+    def __init__(self, table_id: str, limits: WatchLimits | None = None) -> None:
         self.table_id = table_id
+        self.limits = limits or WatchLimits()
         self.players: dict[str, Subscriber] = {}
-        self.spectators: set[Subscriber] = set()
-
-    def everyone(self) -> list[Subscriber]:
-        """Players first, then spectators: the order every fact is delivered in."""
-        return [*self.players.values(), *self.spectators]
+        self.spectators: dict[Watcher, None] = {}  # in the order they came
 
     def join(
-        self, player_id: str | None, delivery: int, sink: Sink | None, hand: Hand | None
+        self, player_id: str, delivery: int, sink: Sink | None, hand: Hand | None
     ) -> Subscriber:
-        """A new stream; a player's replaces their older one (reconnect).  It sees
-        ``hand`` (the hand in progress, if any) from its own seat."""
+        """A player's new stream; it replaces their older one (reconnect).  It sees
+        ``hand`` (the hand in progress, if any) from its own seat (none: the
+        spectators' view)."""
         sub = Subscriber(player_id, delivery, sink)
-        if player_id is None:
-            self.spectators.add(sub)
-        else:
-            old = self.players.get(player_id)
-            if old is not None:
-                old.end(grpc.StatusCode.ABORTED, "replaced by a newer connection of this player")
-            self.players[player_id] = sub
+        old = self.players.get(player_id)
+        if old is not None:
+            old.end(grpc.StatusCode.ABORTED, "replaced by a newer connection of this player")
+        self.players[player_id] = sub
         if hand is not None:
             sub.hand_id = hand.hand_id
-            sub.viewer = f.Viewer(hand.seat_of(player_id) if player_id else f.SPECTATOR)
+            sub.viewer = f.Viewer(hand.seat_of(player_id))
         return sub
 
     def leave(self, sub: Subscriber) -> None:
-        """A stream closed; a player's newer connection stays subscribed."""
-        if sub.player_id is None:
-            self.spectators.discard(sub)
-        elif self.players.get(sub.player_id) is sub:
+        """A player's stream closed; their newer connection stays subscribed."""
+        if self.players.get(sub.player_id) is sub:
             del self.players[sub.player_id]
+
+    def watch(self) -> Watcher:
+        """A new spectator, or RESOURCE_EXHAUSTED when the table has its most."""
+        if len(self.spectators) >= self.limits.per_table:
+            WATCHERS_DROPPED.labels("table_limit").inc()
+            raise ResourceExhaustedError(
+                f"table {self.table_id} has {len(self.spectators)} spectators, the most it "
+                f"takes (TABLE_WATCHERS_PER_TABLE={self.limits.per_table}); try again later"
+            )
+        watcher = Watcher(self.limits.buffer)
+        self.spectators[watcher] = None
+        return watcher
+
+    def unwatch(self, watcher: Watcher) -> None:
+        """A spectator's stream closed."""
+        self.spectators.pop(watcher, None)
 
     def emit(self, hand: Hand, fact: f.Fact) -> None:
         """Send one fact to every viewer, as ``facts.view`` builds it for each: once
         for everyone, once more for the seat it is private to (and per viewer for
-        the rare showdown that differs by more than one seat)."""
+        the rare showdown that differs by more than one seat).  The spectators'
+        view is serialized once, for all of them (``broadcast``)."""
         urgent = isinstance(fact, f.Turn | f.HandFinished)
         seq = len(hand.facts)
         private = f.private_to(fact)
         shared = f.shared(fact)
         built: dict[int, pb.TableEvent] = {}
-        for sub in self.everyone():
-            if sub.hand_id != hand.hand_id:
-                sub.hand_id = hand.hand_id
-                sub.viewer = f.Viewer(hand.seat_of(sub.player_id) if sub.player_id else f.SPECTATOR)
-            seat = sub.viewer.seat
-            key = seat if (seat == private or not shared) else -1
+
+        def event_for(viewer: f.Viewer) -> pb.TableEvent:
+            key = viewer.seat if (viewer.seat == private or not shared) else -1
             event = built.get(key)
             if event is None:
                 event = built[key] = f.view(
-                    fact, sub.viewer, seq=seq, table_id=self.table_id, hand_id=hand.hand_id
+                    fact, viewer, seq=seq, table_id=self.table_id, hand_id=hand.hand_id
                 )
-            sub.deliver(event, urgent=urgent and (not isinstance(fact, f.Turn) or seat == private))
+            return event
+
+        for sub in list(self.players.values()):
+            if sub.hand_id != hand.hand_id:
+                sub.hand_id = hand.hand_id
+                sub.viewer = f.Viewer(hand.seat_of(sub.player_id))
+            seat = sub.viewer.seat
+            sub.deliver(
+                event_for(sub.viewer),
+                urgent=urgent and (not isinstance(fact, f.Turn) or seat == private),
+            )
+        if self.spectators:
+            self.broadcast(serialize(event_for(f.Viewer(f.SPECTATOR))))
+
+    def broadcast(self, wire: bytes) -> None:
+        """One serialized event to every spectator: the same bytes for all.  A
+        watcher too far behind is dropped (``Watcher.send``) and gives its place
+        at the table up at once, even while its stream is still stuck sending
+        what it had (a client that stopped reading)."""
+        sent = 0
+        for watcher in list(self.spectators):
+            if watcher.send(wire):
+                sent += 1
+            else:  # ended: it takes no place any more
+                del self.spectators[watcher]
+        _SPECTATOR_MESSAGES.inc(sent)
 
     def reject(
         self, sub: Subscriber, hand_id: str, action_seq: int, code: grpc.StatusCode, message: str
@@ -177,8 +340,20 @@ class Audience:
 
     def end_all(self, code: grpc.StatusCode, message: str) -> None:
         """Close every stream with one status (the table is shutting down)."""
-        for sub in self.everyone():
+        for sub in list(self.players.values()):
             sub.end(code, message)
+        for watcher in list(self.spectators):
+            watcher.end(code, message)
 
 
-__all__ = ["QUEUE_LIMIT", "Audience", "Sink", "Subscriber"]
+__all__ = [
+    "QUEUE_LIMIT",
+    "Audience",
+    "Sink",
+    "Subscriber",
+    "WatchClients",
+    "WatchLimits",
+    "Watcher",
+    "client_address",
+    "serialize",
+]
