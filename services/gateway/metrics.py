@@ -21,6 +21,7 @@ from connectrpc.method import StreamType
 from connectrpc.request import RequestContext
 from prometheus_client import Counter, Gauge
 
+from service_kit.handlers import BIDI_STREAM, CLIENT_STREAM, SERVER_STREAM, UNARY
 from service_kit.metrics import HANDLED, HANDLING, RECEIVED, SENT, STARTED
 
 CREDENTIALS = Counter(
@@ -60,10 +61,10 @@ LIMITED = Counter(
 )
 
 _TYPES = {
-    StreamType.UNARY: "unary",
-    StreamType.SERVER_STREAM: "server_stream",
-    StreamType.CLIENT_STREAM: "client_stream",
-    StreamType.BIDI_STREAM: "bidi_stream",
+    StreamType.UNARY: UNARY,
+    StreamType.SERVER_STREAM: SERVER_STREAM,
+    StreamType.CLIENT_STREAM: CLIENT_STREAM,
+    StreamType.BIDI_STREAM: BIDI_STREAM,
 }
 _children: dict[tuple[str, str, str], tuple[Any, Any, Any, Any]] = {}
 
@@ -73,7 +74,7 @@ RES = TypeVar("RES")
 
 def _labels(ctx: RequestContext[Any, Any]) -> tuple[str, str, str]:
     method = ctx.method
-    return (_TYPES.get(method.stream_type, "unary"), method.service_name, method.name)
+    return (_TYPES.get(method.stream_type, UNARY), method.service_name, method.name)
 
 
 def _family(labels: tuple[str, str, str]) -> tuple[Any, Any, Any, Any]:
@@ -96,8 +97,27 @@ def _code_of(error: BaseException | None) -> str:
     return "CANCELLED" if error.__class__.__name__ == "CancelledError" else "UNKNOWN"
 
 
-class MetricsInterceptor:
-    """grpc_server_* for every call (see the module)."""
+class CallMetrics:
+    """started, handled (with the status) and handling time of every call: a
+    connectrpc metadata interceptor, first in the list, so it runs before the
+    request is read and sees the calls refused before the method runs (an
+    undecodable body is INVALID_ARGUMENT like any other)."""
+
+    async def on_start(self, ctx: RequestContext[Any, Any]) -> float:
+        _family(_labels(ctx))[0].inc()
+        return time.perf_counter()
+
+    async def on_end(
+        self, started: float, ctx: RequestContext[Any, Any], error: Exception | None
+    ) -> None:
+        labels = _labels(ctx)
+        _family(labels)[3].observe(time.perf_counter() - started)
+        HANDLED.labels(*labels, _code_of(error)).inc()
+
+
+class MessageMetrics:
+    """grpc_server_msg_received / _sent: the messages of the calls whose requests
+    decoded (after CallMetrics in the list)."""
 
     async def intercept_unary(
         self,
@@ -105,41 +125,18 @@ class MetricsInterceptor:
         request: REQ,
         ctx: RequestContext[Any, Any],
     ) -> RES:
-        labels = _labels(ctx)
-        started, received, sent, handling = _family(labels)
-        started.inc()
+        _, received, sent, _ = _family(_labels(ctx))
         received.inc()
-        start = time.perf_counter()
-        error: BaseException | None = None
-        try:
-            response = await call_next(request, ctx)
+        response = await call_next(request, ctx)
+        sent.inc()
+        return response
+
+    async def _sent(self, responses: AsyncIterator[RES], sent: Any) -> AsyncIterator[RES]:
+        async for response in responses:
             sent.inc()
-            return response
-        except BaseException as exc:
-            error = exc
-            raise
-        finally:
-            handling.observe(time.perf_counter() - start)
-            HANDLED.labels(*labels, _code_of(error)).inc()
+            yield response
 
-    async def _stream(
-        self, responses: AsyncIterator[RES], labels: tuple[str, str, str]
-    ) -> AsyncIterator[RES]:
-        _, _, sent, handling = _family(labels)
-        start = time.perf_counter()
-        error: BaseException | None = None
-        try:
-            async for response in responses:
-                sent.inc()
-                yield response
-        except BaseException as exc:
-            error = exc
-            raise
-        finally:
-            handling.observe(time.perf_counter() - start)
-            HANDLED.labels(*labels, _code_of(error)).inc()
-
-    async def _counted(self, requests: AsyncIterator[REQ], received: Any) -> AsyncIterator[REQ]:
+    async def _received(self, requests: AsyncIterator[REQ], received: Any) -> AsyncIterator[REQ]:
         async for request in requests:
             received.inc()
             yield request
@@ -150,11 +147,9 @@ class MetricsInterceptor:
         request: REQ,
         ctx: RequestContext[Any, Any],
     ) -> AsyncIterator[RES]:
-        labels = _labels(ctx)
-        started, received, _, _ = _family(labels)
-        started.inc()
+        _, received, sent, _ = _family(_labels(ctx))
         received.inc()
-        return self._stream(call_next(request, ctx), labels)
+        return self._sent(call_next(request, ctx), sent)
 
     def intercept_bidi_stream(
         self,
@@ -162,7 +157,10 @@ class MetricsInterceptor:
         request: AsyncIterator[REQ],
         ctx: RequestContext[Any, Any],
     ) -> AsyncIterator[RES]:
-        labels = _labels(ctx)
-        started, received, _, _ = _family(labels)
-        started.inc()
-        return self._stream(call_next(self._counted(request, received), ctx), labels)
+        _, received, sent, _ = _family(_labels(ctx))
+        return self._sent(call_next(self._received(request, received), ctx), sent)
+
+
+def interceptors() -> list[Any]:
+    """The metrics interceptors, in the order connectrpc must run them."""
+    return [CallMetrics(), MessageMetrics()]

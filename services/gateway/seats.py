@@ -66,16 +66,27 @@ async def play(
     call = upstream.raw_play(shard)()
     await call.write(first)
 
+    failure: list[Exception] = []
+
     async def pump() -> None:
-        with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
+        try:
             async for message in rest:
                 await call.write(message)
             await call.done_writing()
+        except (asyncio.CancelledError, grpc.aio.AioRpcError):
+            return
+        except Exception as error:  # an undecodable message: the call ends with it
+            failure.append(error)
+            call.cancel()
 
     pumping = asyncio.create_task(pump())
     try:
         async for data in _rest(call):
             yield Encoded(data, tpb.TableEvent)
+    except grpc.aio.AioRpcError:
+        if failure:
+            raise failure[0] from None
+        raise
     finally:
         pumping.cancel()
         call.cancel()
@@ -125,6 +136,7 @@ class ManySeats:
         self._calls: dict[int, Any] = {}
         self._readers: list[asyncio.Task[None]] = []
         self.out: asyncio.Queue[Encoded | tpb.PlayManyEvents | None] = asyncio.Queue()
+        self.failure: Exception | None = None  # the client's stream broke (undecodable)
 
     def _ended(self, session: int, code: grpc.StatusCode, message: str) -> None:
         self.out.put_nowait(
@@ -209,6 +221,10 @@ class ManySeats:
                 with contextlib.suppress(grpc.aio.AioRpcError):
                     await call.done_writing()
             await asyncio.gather(*self._readers, return_exceptions=True)
+        except (asyncio.CancelledError, grpc.aio.AioRpcError):
+            pass
+        except Exception as error:  # an undecodable message: the call ends with it
+            self.failure = error
         finally:
             self.out.put_nowait(None)
 
@@ -220,6 +236,8 @@ class ManySeats:
             while True:
                 item = await self.out.get()
                 if item is None:
+                    if self.failure is not None:
+                        raise self.failure
                     return
                 yield item
         finally:

@@ -23,6 +23,7 @@ from typing import Any
 
 from hypercorn.asyncio import serve
 from hypercorn.config import Config
+from hypercorn.middleware import ProxyFixMiddleware
 
 from poker.room.v1.room_connect import RoomASGIApplication
 from service_kit.logs import configure_logging, get_logger
@@ -37,7 +38,8 @@ from .codecs import codecs
 from .credentials import Credentials
 from .http import Door
 from .limits import Limits
-from .metrics import CREDENTIALS, MetricsInterceptor
+from .metrics import CREDENTIALS
+from .metrics import interceptors as metrics_interceptors
 from .room import RoomService
 from .settings import GatewaySettings
 from .spectators import Spectators
@@ -161,7 +163,7 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
     )
     room = RoomASGIApplication(
         RoomService(upstream, credentials, limits, spectators),
-        interceptors=[MetricsInterceptor()],
+        interceptors=metrics_interceptors(),
         read_max_bytes=settings.max_message_bytes,
         codecs=codecs(),
     )
@@ -196,9 +198,14 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
         shards=list(gateway.table_shards),
         cors_origins=list(gateway.cors_origins),
     )
+    app: Any = Door(room, gateway.cors_origins, upstream.shards.ready)
+    if gateway.trusted_hops:
+        # Behind a proxy: the client's address from the X-Forwarded-For the
+        # trusted hops appended (the per-address limits count it).
+        app = ProxyFixMiddleware(app, mode="legacy", trusted_hops=gateway.trusted_hops)
     try:
         await serve(
-            Door(room, gateway.cors_origins, upstream.shards.ready),  # type: ignore[arg-type]
+            app,
             config,
             shutdown_trigger=stopping.wait,
         )

@@ -139,6 +139,17 @@ class GatewaySettings:
             minimum=1.0,
         )
     )
+    trusted_hops: int = setting(
+        Var(
+            "GATEWAY_TRUSTED_HOPS",
+            0,
+            "proxies in front of the gateway (a Gateway API implementation, an Ingress) "
+            "whose X-Forwarded-For is believed: the per-address limits then count the "
+            "client's address, not the proxy's; 0 = the connection's own address",
+            minimum=0,
+            maximum=10,
+        )
+    )
     streams_per_connection: int = setting(
         Var(
             "GATEWAY_STREAMS_PER_CONNECTION",

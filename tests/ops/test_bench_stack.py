@@ -44,8 +44,8 @@ PRESENT = (
     "stack_showdown_rpcs_per_hand",
     "stack_loadavg_1m",
     "stack_host_steal_pct",
-    *(f"stack_cpu_pct_{name}" for name in stack.PROCESSES),
-    *(f"stack_cpu_ms_per_hand_{name}" for name in stack.PROCESSES),
+    *(f"stack_cpu_pct_{name}" for name in stack.PROCESSES if name != "spectators"),
+    *(f"stack_cpu_ms_per_hand_{name}" for name in stack.PROCESSES if name != "spectators"),
 )
 
 
@@ -54,6 +54,7 @@ def test_a_tiny_room_gives_every_figure_and_every_process_exits_cleanly() -> Non
     result = asyncio.run(stack.measure_stack(bench))
 
     assert result.exit_codes == {
+        "gateway": 0,
         "table": 0,
         "dealer": 0,
         "betting": 0,
@@ -116,3 +117,29 @@ def test_profile_summary_of_collapsed_stacks() -> None:
     assert "30.0%  _decide (services/table/hand.py)" in text
     assert "100.0%  <module> (services/table/__main__.py)" in text
     assert stack.summarize_profile("") == "py-spy recorded no samples"
+
+
+def test_a_tiny_room_through_the_door_with_spectators() -> None:
+    """The bots through the gateway, spectators watching through it: the door's
+    figures, and the per-player watcher limit refusing the probe's extra streams."""
+    bench = stack.StackBench(
+        tables=2,
+        seats=3,
+        warmup_s=1.0,
+        seconds=3.0,
+        ceiling_seconds=0.1,
+        via_gateway=True,
+        spectators=10,
+        spectators_per_player=5,
+    )
+    result = asyncio.run(stack.measure_stack(bench))
+    assert result.clean, result.exit_codes
+    figures = result.figures
+    assert figures[stack.hands_key(2, 3)] > 0
+    assert figures["stack_cpu_pct_gateway"] > 0
+    assert figures["door_spectators"] == 10
+    assert figures["door_spectator_events_per_s"] > 0
+    assert figures["door_spectators_ended_early"] == 0
+    assert figures["door_gateway_cpu_us_per_spectator_event"] > 0
+    assert figures["door_limit_probe_refused"] == 5  # per player + 5 opened at once
+    assert figures["door_limit_probe_admitted"] == 5

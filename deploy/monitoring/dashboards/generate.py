@@ -98,7 +98,8 @@ def overview() -> dict[str, Any]:
                 unit="reqps",
                 description="Unary RPCs, the calls on the Batch streams (betting, "
                 "dealer, showdown and the lobby's hand calls: *_batched_calls_total) and "
-                "the players' messages on the table's Play and PlayMany streams.",
+                "the players' messages on the Play and PlayMany streams of the table and "
+                "of the gateway, which forwards them.",
             ),
             panel(
                 "p99 latency by service: the table's calls, and the slowest unary method",
@@ -152,7 +153,12 @@ def overview() -> dict[str, Any]:
             chip_ledger("Chip ledger (lobby)"),
             panel(
                 "Services up",
-                [('up{job=~"dealer|betting|showdown|lobby|table"}', "{{job}} {{instance}}")],
+                [
+                    (
+                        'up{job=~"dealer|betting|showdown|lobby|table|gateway"}',
+                        "{{job}} {{instance}}",
+                    )
+                ],
             ),
         ],
     )
@@ -400,6 +406,28 @@ def table() -> dict[str, Any]:
     )
 
 
+def gateway() -> dict[str, Any]:
+    """The room's public door: the public API's calls (gRPC, gRPC-Web and Connect
+    alike, each counted as the gRPC call it is) and the streams it holds open."""
+    sel = 'job="gateway",grpc_type!="UNARY"'
+    started = f"sum by (grpc_method) (grpc_server_started_total{{{sel}}})"
+    handled = f"sum by (grpc_method) (grpc_server_handled_total{{{sel}}})"
+    return dashboard(
+        "cardroom-gateway",
+        "Card room: gateway",
+        [
+            *grpc_panels("gateway"),
+            panel(
+                "Open streams by method (Play, PlayMany, Follow, Watch)",
+                [(f"{started} - ({handled} or {started} * 0)", "{{grpc_method}}")],
+                description="Streams started and not yet ended, on every gateway pod: "
+                "a seat's Play or Follow, a spectator's Watch. They stay on the pod "
+                "they opened on; a new pod of the autoscaler takes new ones.",
+            ),
+        ],
+    )
+
+
 DASHBOARDS = {
     "cardroom-overview.json": overview,
     "cardroom-dealer.json": dealer,
@@ -407,6 +435,7 @@ DASHBOARDS = {
     "cardroom-showdown.json": showdown,
     "cardroom-lobby.json": lobby,
     "cardroom-table.json": table,
+    "cardroom-gateway.json": gateway,
 }
 
 

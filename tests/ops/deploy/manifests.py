@@ -1,16 +1,20 @@
 """Render the kustomize overlays and validate them offline.
 
 ``python -m tests.ops.deploy.manifests`` (``make deploy-check``) renders every overlay
-under ``deploy/overlays`` with ``kubectl kustomize`` and validates each object:
+under ``deploy/overlays`` (local, production, production-ingress: production with the
+Ingress alternative, deploy/components/ingress-nginx) and ``deploy/base`` itself with
+``kubectl kustomize`` and validates each object:
 
 * built-in kinds against the Kubernetes OpenAPI schemas that ``kubernetes-validate``
   ships (strict: an unknown field is an error), for ``KUBERNETES_VERSION``;
 * custom resources only if their kind is listed in ``CUSTOM_RESOURCES``, against the
   small local schema there (required fields and types of what we use: prometheus-
-  operator's here, cert-manager's ``Certificate`` and ``Issuer`` in ``cert_manager``);
-  kubernetes-validate has no schema for them, and any other kind it has no schema for
-  fails;
-* then checkov (its Kubernetes framework, offline) on the rendered overlay: any failed
+  operator's here, cert-manager's ``Certificate`` and ``Issuer`` in ``cert_manager``,
+  the Gateway API's ``Gateway``, ``GRPCRoute``, ``HTTPRoute`` and
+  ``BackendTLSPolicy`` in ``gateway_api``); kubernetes-validate has no schema for
+  them, and any other kind it has no schema for fails;
+* then checkov (its Kubernetes framework, offline) on each rendered overlay (not the
+  base, whose images have no pull policy an overlay would ship): any failed
   check fails, and every skipped check must carry its reason (a
   ``checkov.io/skipN: CKV_ID=reason`` annotation, see deploy/base/kustomization.yaml).
   checkov is pinned in requirements/checkov.lock and lives in its own venv
@@ -31,10 +35,11 @@ import jsonschema
 import kubernetes_validate
 import yaml
 
-from tests.ops.deploy import cert_manager
+from tests.ops.deploy import cert_manager, gateway_api
 
 ROOT = Path(__file__).resolve().parents[3]
 OVERLAYS = ROOT / "deploy" / "overlays"
+BASE = ROOT / "deploy" / "base"
 KUBERNETES_VERSION = "1.33.0"
 
 _ENDPOINT = {
@@ -160,6 +165,11 @@ CUSTOM_RESOURCES[(cert_manager.API_VERSION, "Certificate")] = _custom_resource(
 CUSTOM_RESOURCES[(cert_manager.API_VERSION, "Issuer")] = _custom_resource(
     cert_manager.API_VERSION, "Issuer", cert_manager.ISSUER_SPEC
 )
+# The Gateway API's Gateway, routes and BackendTLSPolicy (deploy/components/gateway-api).
+for _kind, _spec in gateway_api.SPECS.items():
+    CUSTOM_RESOURCES[(gateway_api.API_VERSION, _kind)] = _custom_resource(
+        gateway_api.API_VERSION, _kind, _spec
+    )
 
 
 def overlays() -> list[Path]:
@@ -258,20 +268,22 @@ def main(argv: list[str] | None = None) -> int:
     if not found:
         print(f"no overlays under {OVERLAYS}", file=sys.stderr)
         return 1
-    for overlay in found:
+    for overlay in [BASE, *found]:
         objects = render(overlay)
+        invalid = 0
         for obj in objects:
             try:
                 validate(obj)
             except Exception as exc:
-                failures += 1
-                print(f"{overlay.name}: {describe(obj)}: {exc}", file=sys.stderr)
+                invalid += 1
+                print(f"{overlay.name}: {describe(obj)}: {exc!r}", file=sys.stderr)
+        failures += invalid
         kinds = sorted({o["kind"] for o in objects})
         print(
-            f"{overlay.name}: {len(objects)} objects valid for Kubernetes "
-            f"{KUBERNETES_VERSION} ({', '.join(kinds)})"
+            f"{overlay.name}: {len(objects) - invalid} of {len(objects)} objects valid for "
+            f"Kubernetes {KUBERNETES_VERSION} ({', '.join(kinds)})"
         )
-        if args.checkov:
+        if args.checkov and overlay != BASE:
             for problem in checkov(args.checkov, overlay):
                 failures += 1
                 print(f"{overlay.name}: checkov: {problem}", file=sys.stderr)

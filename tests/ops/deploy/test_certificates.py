@@ -1,7 +1,8 @@
-"""Mutual TLS in the rendered manifests (deploy/base/certificates): each service
-mounts the Secret of a cert-manager Certificate naming it by its SPIFFE URI, where
-``TLS_DIR`` points, as a directory that renewals update; the Certificates chain to
-an Issuer of the render; the operator's and auditor's client certificates exist;
+"""Mutual TLS in the rendered manifests (deploy/base/certificates): each service and
+the gateway mounts the Secret of a cert-manager Certificate naming it by its SPIFFE
+URI, where ``TLS_DIR`` points, as a directory that renewals update; the Certificates
+chain to an Issuer of the render (the gateway's public certificate to the overlay's
+issuer: test_front_door.py); the operator's and auditor's client certificates exist;
 the NetworkPolicies stay as a second layer."""
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ import jsonschema
 import pytest
 
 from tests.ops.deploy.manifests import overlays, render, validate
+from tests.ops.deploy.test_front_door import PUBLIC_CERTIFICATE
 from tests.ops.deploy.test_manifests import (
     DOWNSTREAM,
+    GATEWAY,
     SERVED,
     Objects,
     container_env,
@@ -83,13 +86,15 @@ def test_every_service_mounts_its_certificate_at_tls_dir(rendered: Objects) -> N
         secret = certificate_of(rendered, name)["spec"]["secretName"]
         pod = workload["spec"]["template"]["spec"]
         container = the_container(workload)
-        # Its own certificate, and no other identity's key.
+        # Its own certificate, and no other identity's key (the gateway also has the
+        # public certificate, which is no identity: test_front_door.py).
         mounted = {
             v["secret"]["secretName"]: v
             for v in pod["volumes"]
             if "secret" in v and v["secret"]["secretName"] in secrets
         }
-        assert set(mounted) == {secret}, name
+        public = {PUBLIC_CERTIFICATE} if name == GATEWAY else set()
+        assert set(mounted) == {secret} | public, name
         volume = mounted[secret]
         # All three files (no items), and never optional: no certificate, no service.
         assert "items" not in volume["secret"], name
@@ -162,6 +167,22 @@ def test_the_table_dials_names_its_peers_certificates_hold(rendered: Objects) ->
         assert any(covers(p, host) for p in dns), (name, host)
 
 
+def test_the_gateway_dials_names_its_peers_certificates_hold(rendered: Objects) -> None:
+    """Hostname verification: the lobby's and every shard's host, as the gateway
+    dials them (GATEWAY_LOBBY_ADDR, GATEWAY_TABLE_SHARDS), is a DNS SAN of their
+    certificate (a shard's by the table certificate's wildcard)."""
+    env = container_env(the_container(workloads(rendered)[GATEWAY]), rendered)
+    peers = [("lobby", env["GATEWAY_LOBBY_ADDR"])]
+    peers += [("table", address) for address in env["GATEWAY_TABLE_SHARDS"].split(",")]
+    for name, address in peers:
+        host = address.rsplit(":", 1)[0]
+        dns = certificate_of(rendered, name)["spec"]["dnsNames"]
+        assert any(covers(p, host) for p in dns), (name, host)
+    # Its own certificate: a client of both, and the server of its Service's names.
+    spec = certificate_of(rendered, GATEWAY)["spec"]
+    assert {"client auth", "server auth"} <= set(spec["usages"])
+
+
 def test_operator_and_auditor_have_client_certificates(rendered: Objects) -> None:
     mounted = {
         v["secret"]["secretName"]
@@ -193,6 +214,10 @@ def test_certificates_chain_to_an_issuer_of_the_render(rendered: Objects) -> Non
     certificates = of_kind(rendered, "Certificate")
     by_secret = {c["spec"]["secretName"]: c for c in certificates.values()}
     for name, certificate in certificates.items():
+        if name == PUBLIC_CERTIFICATE and certificate["spec"]["issuerRef"]["kind"] == (
+            "ClusterIssuer"
+        ):
+            continue  # a public CA's issuer, outside the render (test_front_door.py)
         issuer = issuer_of(rendered, certificate)["spec"]
         if "selfSigned" in issuer:
             # The self-signed Issuer only bootstraps the CA.
@@ -220,8 +245,10 @@ def test_network_policies_stay(rendered: Objects) -> None:
         "allow-table-to-betting",
         "allow-table-to-showdown",
         "allow-table-to-lobby",
-        "allow-player-gateway-to-lobby",
-        "allow-players-to-table",
+        "allow-gateway-to-lobby",
+        "allow-gateway-to-table",
+        "allow-players-to-gateway",
+        "allow-gateway-egress",
         "allow-prometheus-metrics",
     }
 

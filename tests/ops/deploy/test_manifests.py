@@ -1,6 +1,6 @@
 """The rendered Kubernetes manifests (deploy/): security, ports, probes, policies,
-the lobby's volume, the table's addresses, audit token and shards (the certificates:
-test_certificates.py)."""
+the lobby's volume, the table's addresses, audit token and shards, the gateway (the
+room's public door) and its public route (the certificates: test_certificates.py)."""
 
 from __future__ import annotations
 
@@ -15,19 +15,30 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from deploy.docker import images
 from service_kit.ports import DEFAULT_PORTS
+from services.gateway.settings import GatewaySettings
 from services.lobby.postgres import is_postgres
 from services.table.settings import TableSettings
 from tests.ops.deploy.manifests import overlays, render, validate
 
-SERVED = ("dealer", "betting", "showdown", "lobby", "table")
+# The five services (an internal, mutual-TLS PORT each: DEFAULT_PORTS) and the
+# gateway, the room's public door (one public port, no internal one).
+SERVICES = ("dealer", "betting", "showdown", "lobby", "table")
+GATEWAY = "gateway"
+SERVED = (*SERVICES, GATEWAY)
 # The services the table pods call, by their TABLE_<NAME>_ADDR.
 DOWNSTREAM = ("lobby", "dealer", "betting", "showdown")
 WORKLOAD_KINDS = {"table": "StatefulSet"}  # the others are Deployments
-# The player plane (PUBLIC_PORT: TLS, no client certificate) of the two services players
-# call; every service's PORT (DEFAULT_PORTS) is mutual TLS.
+# The player plane (PUBLIC_PORT: TLS, no client certificate) of the lobby and the
+# table: still served, reached by no one (players come through the gateway); every
+# service's PORT (DEFAULT_PORTS) is mutual TLS.
 PUBLIC_PORTS = {"lobby": 50064, "table": 50065}
+# The gateway's ports (services/gateway: PUBLIC_PORT, METRICS_PORT) and its Service's.
+GATEWAY_PUBLIC_PORT, GATEWAY_METRICS_PORT = 50050, 9106
+GATEWAY_SERVICE_PORT = 443
 POD_INDEX = "metadata.labels['apps.kubernetes.io/pod-index']"
+OVERLAYS = {"local", "production", "production-ingress"}
 
 Objects = list[dict[str, Any]]
 
@@ -72,8 +83,10 @@ def container_env(container: dict[str, Any], objects: Objects, ordinal: int = 0)
     return env
 
 
-def test_both_overlays_exist() -> None:
-    assert {p.name for p in overlays()} == {"local", "production"}
+def test_every_overlay_exists() -> None:
+    # production-ingress: production with the Ingress alternative instead of the
+    # Gateway API route (deploy/components/ingress-nginx).
+    assert {p.name for p in overlays()} == OVERLAYS
 
 
 def test_every_object_validates(rendered: Objects) -> None:
@@ -121,6 +134,21 @@ def test_containers_are_locked_down(rendered: Objects) -> None:
             assert set(container["resources"]) == {"requests", "limits"}
 
 
+def test_every_workload_runs_an_image_this_repository_builds(rendered: Objects) -> None:
+    """deploy/docker builds one image per workload (images.SERVICES, a Dockerfile
+    target each), whose entrypoint is the command the manifests run."""
+    assert set(images.SERVICES) == set(workloads(rendered))
+    targets = dict(
+        re.findall(
+            r"^FROM runtime AS (\w+)\n(?:.*\n)*?ENTRYPOINT (\[.*\])$",
+            images.DOCKERFILE.read_text(),
+            re.M,
+        )
+    )
+    for name, workload in workloads(rendered).items():
+        assert json.loads(targets[name]) == the_container(workload)["command"], name
+
+
 def test_service_accounts_have_no_token(rendered: Objects) -> None:
     accounts = of_kind(rendered, "ServiceAccount")
     assert set(accounts) == set(SERVED)
@@ -139,7 +167,7 @@ def test_ports_match_containers_and_settings(rendered: Objects) -> None:
     found = workloads(rendered)
     services = of_kind(rendered, "Service")
     assert set(services) == set(SERVED)
-    for name in SERVED:
+    for name in SERVICES:
         grpc, metrics = DEFAULT_PORTS[name]
         container = the_container(found[name])
         public = {"public-grpc": PUBLIC_PORTS[name]} if name in PUBLIC_PORTS else {}
@@ -164,14 +192,83 @@ def test_ports_match_containers_and_settings(rendered: Objects) -> None:
         assert termination["terminationGracePeriodSeconds"] > drain + grace
 
 
+def test_gateway_ports(rendered: Objects) -> None:
+    """One public port (TLS: gRPC, gRPC-Web, Connect; /healthz) behind the Service's
+    443, and /metrics; no internal port: the gateway only calls the others'."""
+    gateway = workloads(rendered)[GATEWAY]
+    container = the_container(gateway)
+    container_ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert container_ports == {"https": GATEWAY_PUBLIC_PORT, "metrics": GATEWAY_METRICS_PORT}
+    service = of_kind(rendered, "Service")[GATEWAY]["spec"]
+    assert service["type"] == "ClusterIP" and "clusterIP" not in service
+    assert service["selector"] == {"app.kubernetes.io/name": GATEWAY}
+    service_ports = {p["name"]: (p["port"], p["targetPort"]) for p in service["ports"]}
+    assert service_ports == {
+        "https": (GATEWAY_SERVICE_PORT, "https"),
+        "metrics": (GATEWAY_METRICS_PORT, "metrics"),
+    }
+    # Not h2c (cleartext): the port is TLS with both HTTP versions.
+    assert not any(p.get("appProtocol") == "kubernetes.io/h2c" for p in service["ports"])
+    env = container_env(container, rendered)
+    assert env["PUBLIC_PORT"] == str(GATEWAY_PUBLIC_PORT)
+    assert env["METRICS_PORT"] == str(GATEWAY_METRICS_PORT)
+    assert "PORT" not in env and env["HOST"] == "0.0.0.0"
+    assert container["command"] == ["python", "-m", "services.gateway"]
+    # Stopping: the preStop sleep (it has no drain phase of its own: it stops accepting
+    # at SIGTERM), then SHUTDOWN_GRACE_S for the calls in flight.
+    sleep = container["lifecycle"]["preStop"]["sleep"]["seconds"]
+    grace = float(env["SHUTDOWN_GRACE_S"])
+    termination = gateway["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
+    assert sleep > 0 and termination > sleep + grace
+
+
+def test_gateway_settings_are_the_room(rendered: Objects) -> None:
+    """GATEWAY_LOBBY_ADDR is the lobby's internal port and GATEWAY_TABLE_SHARDS names
+    every shard of the table StatefulSet once (by its own DNS name behind the headless
+    Service), as the gateway reads them."""
+    env = container_env(the_container(workloads(rendered)[GATEWAY]), rendered)
+    settings = GatewaySettings.from_env(env)
+    services = of_kind(rendered, "Service")
+    lobby = services["lobby"]
+    namespace = lobby["metadata"]["namespace"]
+    (lobby_grpc,) = [p["port"] for p in lobby["spec"]["ports"] if p["name"] == "grpc"]
+    assert settings.lobby_addr == f"lobby.{namespace}.svc.cluster.local:{lobby_grpc}"
+    table = workloads(rendered)["table"]
+    governing = table["spec"]["serviceName"]
+    (table_grpc,) = [p["port"] for p in services[governing]["spec"]["ports"] if p["name"] == "grpc"]
+    assert settings.table_shards == tuple(
+        f"table-{i}.{governing}.{namespace}.svc.cluster.local:{table_grpc}"
+        for i in range(table["spec"]["replicas"])
+    )
+    # The public certificate where the gateway reads it: a mounted Secret.
+    assert settings.public_tls_dir == "/etc/cardroom/public-tls"
+    assert settings.cors_origins == ()
+
+
 def test_probes_are_tcp_on_the_internal_port(rendered: Objects) -> None:
     """The gRPC port is mutual TLS: the kubelet's gRPC probe (plaintext, no client
     certificate) cannot pass it, and the image has no grpc_health_probe to exec."""
     for name, workload in workloads(rendered).items():
+        if name == GATEWAY:
+            continue  # test_gateway_probes
         container = the_container(workload)
         for probe in ("readinessProbe", "livenessProbe"):
             assert container[probe]["tcpSocket"]["port"] == DEFAULT_PORTS[name][0], (name, probe)
             assert not {"httpGet", "grpc", "exec"} & set(container[probe])
+
+
+def test_gateway_probes(rendered: Objects) -> None:
+    """Readiness: GET /healthz over HTTPS on the public port (200 when the gateway
+    reaches the lobby and every shard). Liveness: the port accepts connections (a
+    lobby or shard outage must not restart every gateway pod)."""
+    container = the_container(workloads(rendered)[GATEWAY])
+    ready = container["readinessProbe"]
+    assert ready["httpGet"] == {"path": "/healthz", "port": "https", "scheme": "HTTPS"}
+    # A shard's rolling restart (a few seconds) must not empty the Service.
+    assert ready["periodSeconds"] * ready["failureThreshold"] >= 30
+    live = container["livenessProbe"]
+    assert live["tcpSocket"] == {"port": "https"}
+    assert not {"httpGet", "grpc", "exec"} & set(live)
 
 
 def test_lobby_database_is_on_its_volume_or_postgresql(rendered: Objects) -> None:
@@ -290,66 +387,116 @@ def rule_peers(rule: dict[str, Any]) -> list[dict[str, Any]]:
     return rule.get("from") or [{}]
 
 
+def policy_selects(policy: dict[str, Any], name: str) -> bool:
+    """Whether a NetworkPolicy applies to the pods of service ``name``."""
+    selector = policy["spec"]["podSelector"]
+    return selector.get("matchLabels") == {"app.kubernetes.io/name": name} or any(
+        e["operator"] == "In" and name in e["values"] for e in selector.get("matchExpressions", [])
+    )
+
+
+def pods_of(name: str) -> dict[str, Any]:
+    return {"podSelector": {"matchLabels": {"app.kubernetes.io/name": name}}}
+
+
+MONITORING_NAMESPACE = {
+    "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}
+}
+KUBE_DNS = {
+    "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "kube-system"}},
+    "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}},
+}
+
+
+def source_of(peer: dict[str, Any]) -> str:
+    """What an ingress rule's peer is: anywhere, the pods of a service of the room
+    (the table, the gateway), or the monitoring namespace; anything else fails."""
+    if peer == {}:
+        return "anywhere"
+    for name in ("table", GATEWAY):
+        if peer == pods_of(name):
+            return name
+    if peer == MONITORING_NAMESPACE:
+        return "monitoring"
+    raise AssertionError(f"unexpected source {peer}")
+
+
 def test_network_policies(rendered: Objects) -> None:
+    """Who reaches which port: the table calls the four others, the gateway the
+    lobby and every shard (internal ports), anyone the gateway's public port, and
+    Prometheus every /metrics; the lobby's and the table's player planes
+    (public-grpc) no one: players come through the gateway."""
     policies = list(of_kind(rendered, "NetworkPolicy").values())
     deny = [p for p in policies if p["spec"]["podSelector"] == {} and not p["spec"].get("ingress")]
     assert deny and deny[0]["spec"]["policyTypes"] == ["Ingress"]
-    table_pods = {"matchLabels": {"app.kubernetes.io/name": "table"}}
-    gateway = {"matchLabels": {"app.kubernetes.io/component": "player-gateway"}}
-    monitoring = {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}
     for name in SERVED:
         # (port, source) pairs this service's pods accept.
         allowed: set[tuple[str, str]] = set()
         for policy in policies:
-            spec = policy["spec"]
-            selector = spec["podSelector"]
-            selects = selector.get("matchLabels") == {"app.kubernetes.io/name": name} or any(
-                e["operator"] == "In" and name in e["values"]
-                for e in selector.get("matchExpressions", [])
-            )
-            if not selects:
+            if not policy_selects(policy, name):
                 continue
-            for rule in spec.get("ingress", []):
+            for rule in policy["spec"].get("ingress", []):
                 for peer in rule_peers(rule):
-                    if peer == {}:
-                        source = "anywhere"
-                    elif peer == {"podSelector": table_pods}:
-                        source = "table"
-                    elif peer == {"podSelector": gateway}:
-                        source = "player-gateway"
-                    elif peer == {"namespaceSelector": monitoring}:
-                        source = "monitoring"
-                    else:
-                        raise AssertionError(f"{name}: unexpected source {peer}")
+                    source = source_of(peer)
                     allowed |= {(p["port"], source) for p in rule["ports"]}
         expected = {("metrics", "monitoring")}
-        if name == "table":
-            # Players from anywhere, on the player plane's port only; the
-            # mutual-TLS port has no caller inside the cluster (auditors and
-            # operators reach it by port-forward).
-            expected |= {("public-grpc", "anywhere")}
+        if name == GATEWAY:
+            # The room's one public door: anyone, on its public port only.
+            expected.add(("https", "anywhere"))
+        elif name == "table":
+            # The gateway asks every shard for its tables and forwards the players'
+            # table calls there (mutual TLS, identity gateway).
+            expected.add(("grpc", GATEWAY))
         elif name == "lobby":
-            # The table pods, and players only through a method-filtering gateway:
-            # NextHand/FinishHand take no player token; the gateway reaches the
-            # player plane (public-grpc) too.
-            expected |= {
-                ("grpc", "table"),
-                ("grpc", "player-gateway"),
-                ("public-grpc", "player-gateway"),
-            }
+            # The table pods (hands), and the gateway (the players' lobby calls,
+            # after checking their credential): never anyone else, as the same port
+            # serves NextHand/FinishHand, which take no player token.
+            expected |= {("grpc", "table"), ("grpc", GATEWAY)}
         else:
             expected.add(("grpc", "table"))
         assert allowed == expected, name
+        assert not {port for port, _ in allowed} & {"public-grpc"}, name
+
+
+def test_gateway_egress(rendered: Objects) -> None:
+    """The gateway may call the lobby's and the tables' internal ports and the
+    cluster DNS, nothing else; no other pod's egress is restricted."""
+    policies = of_kind(rendered, "NetworkPolicy").values()
+    egress = [p for p in policies if "Egress" in p["spec"]["policyTypes"]]
+    assert [p["metadata"]["name"] for p in egress] == ["allow-gateway-egress"]
+    (policy,) = egress
+    assert policy["spec"]["policyTypes"] == ["Egress"]
+    assert policy_selects(policy, GATEWAY)
+    services = of_kind(rendered, "Service")
+    allowed = {
+        (repr(peer), port["port"], port["protocol"])
+        for rule in policy["spec"]["egress"]
+        for peer in rule["to"]
+        for port in rule["ports"]
+    }
+    expected = {(repr(KUBE_DNS), 53, "UDP"), (repr(KUBE_DNS), 53, "TCP")}
+    for name in ("lobby", "table"):
+        (grpc,) = [p["port"] for p in services[name]["spec"]["ports"] if p["name"] == "grpc"]
+        expected.add((repr(pods_of(name)), grpc, "TCP"))
+    assert allowed == expected
 
 
 def test_disruption_scaling_and_monitoring(rendered: Objects) -> None:
     assert set(of_kind(rendered, "PodDisruptionBudget")) == set(SERVED)
     hpas = of_kind(rendered, "HorizontalPodAutoscaler")
     # Never the dealer (decks in memory), the lobby (one SQLite writer) or the table
-    # (its replicas are shards).
-    assert set(hpas) == {"betting", "showdown"}
-    for hpa in hpas.values():
+    # (its replicas are shards); the stateless ones: betting, showdown, the gateway.
+    assert set(hpas) == {"betting", "showdown", GATEWAY}
+    for name, hpa in hpas.items():
         assert hpa["spec"]["minReplicas"] <= hpa["spec"]["maxReplicas"]
+        assert hpa["spec"]["scaleTargetRef"] == {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "name": name,
+        }
+        (metric,) = hpa["spec"]["metrics"]
+        assert metric["resource"]["name"] == "cpu"
+        assert metric["resource"]["target"] == {"type": "Utilization", "averageUtilization": 70}
     monitors = of_kind(rendered, "ServiceMonitor")
     assert set(monitors) == set(SERVED)
     for name, monitor in monitors.items():
@@ -358,8 +505,12 @@ def test_disruption_scaling_and_monitoring(rendered: Objects) -> None:
 
 
 def test_production_is_redundant() -> None:
-    (production,) = [p for p in overlays() if p.name == "production"]
-    objects = render(production)
+    for overlay in overlays():
+        if overlay.name.startswith("production"):
+            check_redundant(render(overlay))
+
+
+def check_redundant(objects: Objects) -> None:
     found = workloads(objects)
     pdbs = of_kind(objects, "PodDisruptionBudget")
     for name, workload in found.items():
@@ -371,6 +522,12 @@ def test_production_is_redundant() -> None:
         elif name == "table":
             # Several shards, one at a time out (whatever their count).
             assert replicas >= 2 and pdb["maxUnavailable"] == 1, name
+        elif name == GATEWAY:
+            # 2..10 pods (its HPA), one at a time out whatever their count.
+            hpa = of_kind(objects, "HorizontalPodAutoscaler")[name]["spec"]
+            assert replicas >= 2 and hpa["minReplicas"] >= 2, name
+            assert (hpa["minReplicas"], hpa["maxReplicas"]) == (2, 10), name
+            assert pdb == pdb | {"maxUnavailable": 1} and "minAvailable" not in pdb, name
         else:
             assert replicas >= 2, name
             assert 1 <= pdb["minAvailable"] < replicas, name

@@ -1,5 +1,6 @@
-"""The room as the real-scrape test runs it: the five services (``devroom.stack``,
-free ports) with reference bots playing at two tables, in a background thread.
+"""The room as the real-scrape test runs it: the five services and the gateway
+(``devroom.stack``, free ports) with reference bots playing at two tables, in a
+background thread.
 
 - a Seven Card Stud table of 8 calling stations: all 8 reach seventh street every
   hand, so the S11 river shortage deals a community card
@@ -7,6 +8,11 @@ free ports) with reference bots playing at two tables, in a background thread.
 - a 7-A draw table (no limit) of 5 bots with a 300 ms action clock, one of them
   slow every third decision: its clock runs out (``table_timeouts_total``) and its
   late action is refused (``table_actions_rejected_total``).
+
+The stud table's bots play at the table's own public port, the draw table's through
+the gateway (Room.Play, forwarded to the table's shard), and a unary Room call goes
+through the gateway now and then: so both the table's and the gateway's gRPC
+families have series.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from contextlib import contextmanager
 from devroom.room import Room, TableSpec
 from devroom.stack import Stack
 from poker.common.v1 import common_pb2 as common
+from poker.room.v1 import room_pb2, room_pb2_grpc
 from poker.table.v1 import table_pb2_grpc
 from poker_bots import TableView, make_bot, play
 from poker_bots.sdk import LegalActions
@@ -55,12 +62,14 @@ def specs() -> tuple[TableSpec, TableSpec]:
 
 async def _play(stack: Stack, stop: threading.Event, ready: threading.Event) -> None:
     stud, draw = specs()
-    # As the main job does: the lobby as the operator (tables, play money), the
-    # bots at the table's public port.
+    # As the main job does: the lobby as the operator (tables, play money); the
+    # stud bots at the table's public port, the draw bots at the room's door.
     async with (
         stack["lobby"].aio_channel("operator") as lobby_channel,
         stack["table"].player_channel() as table_channel,
+        stack["gateway"].player_channel() as door_channel,
     ):
+        door = room_pb2_grpc.RoomStub(door_channel)
         room = Room(
             staff_lobby(lobby_channel),
             table_pb2_grpc.TableServiceStub(table_channel),
@@ -78,16 +87,17 @@ async def _play(stack: Stack, stop: threading.Event, ready: threading.Event) -> 
                     if t is room.tables[1] and i == 0
                     else make_bot(seat.kind, seed=i)
                 )
+                through_door = t is room.tables[1]
                 bots.append(
                     asyncio.create_task(
                         play(
-                            table_channel,
+                            door_channel if through_door else table_channel,
                             t.table_id,
                             seat.player_id,
                             seat.token,
                             bot,
                             stop=done,
-                            via="table",
+                            via="room" if through_door else "table",
                         )
                     )
                 )
@@ -97,6 +107,8 @@ async def _play(stack: Stack, stop: threading.Event, ready: threading.Event) -> 
         while not stop.is_set():
             await room.progress()  # a unary call on the table service now and then
             await room.rebuy_broke()
+            # ... and on the gateway (no credential needed).
+            await door.GetTable(room_pb2.GetTableRequest(table_id=room.tables[1].table_id))
             await asyncio.sleep(0.5)
         done.set()
         await asyncio.gather(*bots, return_exceptions=True)

@@ -13,7 +13,8 @@ from deploy.monitoring.dashboards import generate
 
 from .promql import DASHBOARDS, dashboard_exprs, dashboard_files, promtool
 
-SERVICES = ("dealer", "betting", "showdown", "lobby", "table")
+# The five services and the gateway (the room's public door): a dashboard each.
+SERVICES = ("dealer", "betting", "showdown", "lobby", "table", "gateway")
 
 
 def test_there_is_an_overview_and_one_dashboard_per_service() -> None:

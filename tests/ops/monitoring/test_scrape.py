@@ -1,5 +1,6 @@
 """The real scrape: the room playing (tests/ops/monitoring/live.py), Debian's
-``prometheus`` scraping the five services every second with the rules loaded, and
+``prometheus`` scraping the five services and the gateway every second with the
+rules loaded, and
 every dashboard expression, every recording rule and every alert's operands (see
 promql.py: the expression split at its threshold) returning at least one series
 through ``/api/v1/query``.
@@ -39,7 +40,8 @@ from .promql import (
     rules,
 )
 
-SERVICES = ("dealer", "betting", "showdown", "lobby", "table")
+# The jobs of prometheus.local.yml: the five services and the gateway.
+SERVICES = ("dealer", "betting", "showdown", "lobby", "table", "gateway")
 READY_S = 20.0
 SERIES_S = 40.0  # scrapes and rule evaluations until every expression has series
 OVERVIEW = "cardroom-overview.json"
