@@ -1,7 +1,8 @@
 """The main job's room at work, in this process: a table of every game, reference
-bots at the table's public port, the room's bookkeeping as the operator.  For the
-tests and benchmarks that need a busy room beside something else (the log scan,
-the dealer flood)."""
+bots playing through the room's door (the gateway, as any player's bot does), the
+room's bookkeeping as the operator.  For the main job (``make run``) and the tests
+and benchmarks that need a busy room beside something else (the log scan, the
+dealer flood)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from poker.common.v1.common_pb2 import Action, LegalActions
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
 from poker_bots import Bot, TableView, make_bot, play
+from poker_bots.many import Via
 from poker_wire.channels import staff_lobby
 
 from .room import Room, table_specs
@@ -72,14 +74,29 @@ async def wait_for_tables(room: Room) -> None:
 
 @asynccontextmanager
 async def busy_room(
-    stack: Stack, clock_ms: int = 2_000, *, think_ms: float = 0.0, seed: int = 0
+    stack: Stack,
+    clock_ms: int = 2_000,
+    *,
+    think_ms: float = 0.0,
+    seed: int = 0,
+    via: Via | None = None,
 ) -> AsyncIterator[Playing]:
     """Tables created, bots seated and playing until the block ends (or
     ``Playing.finish``); then every bot stands up and stops.  ``think_ms``: each
-    bot's thinking time a decision; ``seed``: the first bot's seed."""
+    bot's thinking time a decision; ``seed``: the first bot's seed.
+
+    The bots play through the gateway (``via="room"``, their credential the
+    bearer), the room's one public door, as any player's bot does; at the
+    table's public port with ``via="table"`` (a measure of the table without
+    the door's hop), the default when the stack was started without a gateway.
+    The bookkeeping (is every table running, the hands played) asks the table
+    service itself, which counts its hands as they finish."""
+    if via is None:
+        via = "room" if "gateway" in stack.processes else "table"
     async with (
         stack["lobby"].aio_channel("operator") as lobby_channel,
         stack["table"].player_channel() as table_channel,
+        stack["gateway" if via == "room" else "table"].player_channel() as play_channel,
     ):
         lobby = staff_lobby(lobby_channel)
         room = Room(lobby, table_pb2_grpc.TableServiceStub(table_channel))
@@ -94,13 +111,13 @@ async def busy_room(
         bots = [
             asyncio.create_task(
                 play(
-                    table_channel,
+                    play_channel,
                     t.table_id,
                     s.player_id,
                     s.token,
                     bot(s.kind, seed + i),
                     stop=stop,
-                    via="table",
+                    via=via,
                 )
             )
             for t in room.tables

@@ -3,12 +3,14 @@
 ``python -m devroom.room`` (``make run``):
 
 1. starts every service as its own process on 127.0.0.1 (``devroom.stack``), on
-   their default ports (``service_kit.ports``) so the CLI can join in
-   (``python -m poker_cli watch TABLE``), the lobby on an embedded SQLite file;
+   their default ports (``service_kit.ports``), the lobby on an embedded SQLite
+   file, and the room's one public door, the gateway (127.0.0.1:50050), which it
+   prints as the place to connect: the CLI (``poker watch TABLE``), your bots,
+   apps and ``curl`` join in there;
 2. creates one table per game: Seven Card Stud, Stud Hi-Lo, and Five Card Draw
    7-A in fixed, pot and no limit;
 3. registers reference bots (random, calling station, hand strength), connects
-   each to its table's stream and seats it with a buy-in;
+   each to its table's stream through the gateway and seats it with a buy-in;
 4. plays until every table has played ``--hands`` hands, printing progress; a
    bot that goes broke rebuys from its balance between hands;
 5. stands everyone up, checks the chips: every chip bought in is back in a
@@ -106,8 +108,9 @@ class Room:
 
     ``lobby`` is the lobby's player plane and staff calls over the operator's
     mutual-TLS channel (the room creates tables, grants the bots' play money and
-    reads the ledger as the operator); the bots play through the table's public
-    port with their tokens, as any player does."""
+    reads the ledger as the operator); ``table`` is the table service, which
+    counts the hands played.  The bots play through the room's door with their
+    credentials, as any player does (``busy_room``)."""
 
     def __init__(
         self,
@@ -243,7 +246,7 @@ async def run(args: argparse.Namespace) -> int:
     signals = StopSignals()
     db = args.db or os.path.join(tempfile.mkdtemp(prefix="cardroom-"), "lobby.sqlite3")
     ports = f"ports from {args.ports}" if isinstance(args.ports, int) else f"{args.ports} ports"
-    print(f"starting the room: five services on 127.0.0.1 ({ports}), lobby db {db}")
+    print(f"starting the room: five services and the gateway on 127.0.0.1 ({ports}), lobby db {db}")
     stack = Stack(
         ports=args.ports,
         env={"lobby": {"LOBBY_DB": db}},
@@ -258,10 +261,21 @@ async def run(args: argparse.Namespace) -> int:
     played = True
     try:
         for name, process in stack.processes.items():
+            if name == "gateway":  # no internal port: its one port is the door
+                print(
+                    f"  {name:<9} door {process.public_target:<16} metrics :{process.metrics_port}"
+                )
+                continue
             public = f"  public {process.public_target}" if process.public_port else ""
             print(f"  {name:<9} gRPC {process.target:<16} metrics :{process.metrics_port}{public}")
         if stack.pki is not None:
             print(f"  mutual TLS: the room's CA is {stack.pki.ca_file}")
+        if "gateway" in stack.processes:
+            print(
+                f"the room's door: {stack.gateway_target}, the gateway (gRPC, gRPC-Web, Connect)\n"
+                "  connect there: the poker CLI (--room), your bots, apps and curl; "
+                "the reference bots play through it"
+            )
         if await signals.pending():
             played = ok = False
         else:
@@ -390,7 +404,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         type=ports_option,
         default="fixed",
         metavar="fixed|free|BASE",
-        help="fixed: the documented ports 50051-50055 (default); free: any free ports; "
+        help="fixed: the documented ports, the gateway's 50050 and the services' "
+        "50051-50055 (default); free: any free ports; "
         "BASE (a number): gRPC on BASE..BASE+4, /metrics on BASE+5..BASE+9",
     )
     parser.add_argument("--db", default="", help="lobby SQLite file (default: a fresh temp file)")

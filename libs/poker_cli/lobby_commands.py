@@ -1,5 +1,7 @@
-"""The commands that talk to the lobby: register, list and create tables, sit and
-stand, the seating switches (sit out and in, auto-post, "I'm in"), the balance."""
+"""The account and seat commands, through the room's door (the Room API): register,
+list tables, sit and stand, the seating switches (sit out and in, auto-post, "I'm
+in"), the balance; and the staff's create-table and register --balance, on the
+lobby's internal port with the operator's certificate."""
 
 from __future__ import annotations
 
@@ -8,35 +10,49 @@ import shlex
 
 from poker.common.v1 import common_pb2 as c
 from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from poker.table.v1 import table_pb2, table_pb2_grpc
-from poker_wire.channels import player_channel, service_channel
+from poker.room.v1 import room_pb2
+from poker_wire.channels import service_channel
 
+from .door import bearer, room
 from .format import lobby_table_line, money, table_summary_line
-from .options import ENTRIES, GAMES, create_table_request, credentials
+from .options import (
+    CREDENTIAL_ENV,
+    ENTRIES,
+    GAMES,
+    create_table_request,
+    credential,
+    split_credential,
+)
 
 
 async def cmd_register(args: argparse.Namespace) -> int:
-    # A balance beyond the registration grant is the operator's to give.
-    async with (
-        service_channel(args.lobby_internal, args.operator_dir)
-        if args.balance
-        else player_channel(args.lobby, args.ca)
-    ) as channel:
-        stub = lobby_pb2_grpc.LobbyStub(channel)
-        req = lobby_pb2.RegisterPlayerRequest(name=args.name, initial_balance=args.balance)
-        resp = await stub.RegisterPlayer(req, timeout=args.timeout)
-    player = resp.player
-    print(f"player_id: {player.player_id}")
-    print(f"token:     {resp.token}   (shown once: keep it)")
-    print(f"balance:   {money(player.balance)}")
-    print(export_line(player.player_id, resp.token))
+    player: lobby_pb2.Player
+    if args.balance:
+        # A balance beyond the registration grant is the operator's to give.
+        async with service_channel(args.lobby_internal, args.operator_dir) as channel:
+            stub = lobby_pb2_grpc.LobbyStub(channel)
+            req = lobby_pb2.RegisterPlayerRequest(name=args.name, initial_balance=args.balance)
+            made = await stub.RegisterPlayer(req, timeout=args.timeout)
+        player, made_credential = made.player, f"{made.player.player_id}.{made.token}"
+    else:
+        async with room(args) as door:
+            resp = await door.Register(
+                room_pb2.RegisterRequest(name=args.name), timeout=args.timeout
+            )
+        player, made_credential = resp.player, resp.credential
+    _, token = split_credential(made_credential)
+    print(f"player_id:  {player.player_id}")
+    print(f"token:      {token}")
+    print(f"credential: {made_credential}   (shown once: keep it secret)")
+    print(f"balance:    {money(player.balance)}")
+    print(export_line(made_credential))
     return 0
 
 
-def export_line(player_id: str, token: str) -> str:
-    """The shell line that sets the credentials, each value quoted, so that it can be
-    pasted as it is whatever characters the values hold."""
-    return f"export POKER_PLAYER_ID={_quote(player_id)} POKER_TOKEN={_quote(token)}"
+def export_line(credential: str) -> str:
+    """The shell line that sets the credential, quoted, so that it can be pasted as
+    it is whatever characters it holds."""
+    return f"export {CREDENTIAL_ENV}={_quote(credential)}"
 
 
 def _quote(value: str) -> str:
@@ -49,18 +65,17 @@ def _quote(value: str) -> str:
 async def cmd_tables(args: argparse.Namespace) -> int:
     game = GAMES[args.game] if args.game else c.GAME_UNSPECIFIED
     lines: list[str]
-    if args.source == "table":
-        async with player_channel(args.table, args.ca) as channel:
-            stub = table_pb2_grpc.TableServiceStub(channel)
-            req = table_pb2.ListTablesRequest(game=game)
-            resp = await stub.ListTables(req, timeout=args.timeout)
-        lines = [table_summary_line(t) for t in resp.tables]
-    else:
-        async with player_channel(args.lobby, args.ca) as channel:
-            lobby = lobby_pb2_grpc.LobbyStub(channel)
-            lreq = lobby_pb2.ListTablesRequest(game=game)
-            lresp = await lobby.ListTables(lreq, timeout=args.timeout)
-        lines = [lobby_table_line(t) for t in lresp.tables]
+    async with room(args) as door:
+        if args.source == "table":
+            live = await door.ListLiveTables(
+                room_pb2.ListLiveTablesRequest(game=game), timeout=args.timeout
+            )
+            lines = [table_summary_line(t) for t in live.tables]
+        else:
+            listed = await door.ListTables(
+                room_pb2.ListTablesRequest(game=game), timeout=args.timeout
+            )
+            lines = [lobby_table_line(t) for t in listed.tables]
     for line in lines:
         print(line)
     if not lines:
@@ -79,17 +94,12 @@ async def cmd_create_table(args: argparse.Namespace) -> int:
 
 
 async def cmd_sit(args: argparse.Namespace) -> int:
-    player, token = credentials(args)
-    req = lobby_pb2.SitDownRequest(
-        player_id=player,
-        token=token,
-        table_id=args.table_id,
-        seat=args.seat,
-        buy_in=args.buy_in,
-        entry=ENTRIES[args.entry],
+    me = bearer(credential(args))
+    req = room_pb2.SitDownRequest(
+        table_id=args.table_id, seat=args.seat, buy_in=args.buy_in, entry=ENTRIES[args.entry]
     )
-    async with player_channel(args.lobby, args.ca) as channel:
-        resp = await lobby_pb2_grpc.LobbyStub(channel).SitDown(req, timeout=args.timeout)
+    async with room(args) as door:
+        resp = await door.SitDown(req, metadata=me, timeout=args.timeout)
     print(
         f"seat {resp.seat} at {args.table_id}: stack {money(resp.stack)}, "
         f"balance {money(resp.balance)}"
@@ -98,10 +108,11 @@ async def cmd_sit(args: argparse.Namespace) -> int:
 
 
 async def cmd_stand(args: argparse.Namespace) -> int:
-    player, token = credentials(args)
-    req = lobby_pb2.StandUpRequest(player_id=player, token=token, table_id=args.table_id)
-    async with player_channel(args.lobby, args.ca) as channel:
-        resp = await lobby_pb2_grpc.LobbyStub(channel).StandUp(req, timeout=args.timeout)
+    me = bearer(credential(args))
+    async with room(args) as door:
+        resp = await door.StandUp(
+            room_pb2.StandUpRequest(table_id=args.table_id), metadata=me, timeout=args.timeout
+        )
     if resp.pending:
         print(f"you leave {args.table_id} after the current hand")
     else:
@@ -112,28 +123,34 @@ async def cmd_stand(args: argparse.Namespace) -> int:
 
 async def cmd_seating(args: argparse.Namespace) -> int:
     """sit-out, sit-in, auto-post, im-in: one seating call, then the seat's state."""
-    player, token = credentials(args)
-    who = {"player_id": player, "token": token, "table_id": args.table_id}
-    async with player_channel(args.lobby, args.ca) as channel:
-        lobby = lobby_pb2_grpc.LobbyStub(channel)
+    me = bearer(credential(args))
+    table_id = args.table_id
+    async with room(args) as door:
         if args.command == "sit-out":
-            resp = await lobby.SitOut(lobby_pb2.SitOutRequest(**who), timeout=args.timeout)
+            resp = await door.SitOut(
+                room_pb2.SitOutRequest(table_id=table_id), metadata=me, timeout=args.timeout
+            )
         elif args.command == "sit-in":
             choice = (
                 lobby_pb2.RETURN_CHOICE_WAIT_FOR_BIG_BLIND
                 if args.wait
                 else lobby_pb2.RETURN_CHOICE_POST
             )
-            resp = await lobby.SitIn(
-                lobby_pb2.SitInRequest(**who, return_choice=choice), timeout=args.timeout
+            resp = await door.SitIn(
+                room_pb2.SitInRequest(table_id=table_id, return_choice=choice),
+                metadata=me,
+                timeout=args.timeout,
             )
         elif args.command == "auto-post":
-            resp = await lobby.SetAutoPost(
-                lobby_pb2.SetAutoPostRequest(**who, auto_post=args.switch == "on"),
+            resp = await door.SetAutoPost(
+                room_pb2.SetAutoPostRequest(table_id=table_id, auto_post=args.switch == "on"),
+                metadata=me,
                 timeout=args.timeout,
             )
         else:
-            resp = await lobby.ImIn(lobby_pb2.ImInRequest(**who), timeout=args.timeout)
+            resp = await door.ImIn(
+                room_pb2.ImInRequest(table_id=table_id), metadata=me, timeout=args.timeout
+            )
     print(seat_status_text(resp.seat))
     return 0
 
@@ -165,18 +182,17 @@ def seat_status_text(seat: lobby_pb2.SeatInfo) -> str:
 async def cmd_balance(args: argparse.Namespace) -> int:
     """The player's balance, and every table where their chips sit (the lobby's
     tables, tournament tables included)."""
-    player, token = credentials(args)
-    async with player_channel(args.lobby, args.ca) as channel:
-        lobby = lobby_pb2_grpc.LobbyStub(channel)
-        me = await lobby.GetPlayer(
-            lobby_pb2.GetPlayerRequest(player_id=player, token=token), timeout=args.timeout
+    me = bearer(credential(args))
+    async with room(args) as door:
+        player = await door.GetMe(room_pb2.GetMeRequest(), metadata=me, timeout=args.timeout)
+        tables = await door.ListTables(
+            room_pb2.ListTablesRequest(), metadata=me, timeout=args.timeout
         )
-        tables = await lobby.ListTables(lobby_pb2.ListTablesRequest(), timeout=args.timeout)
-    print(f"{me.name}: balance {money(me.balance)}, at tables {money(me.at_tables)}")
+    print(f"{player.name}: balance {money(player.balance)}, at tables {money(player.at_tables)}")
     seated = 0
     for table in tables.tables:
         for s in table.occupied:
-            if s.player_id == player:
+            if s.player_id == player.player_id:
                 seated += 1
                 print(f"   {table.table_id}  {table.name or '-'}  {seat_status_text(s)}")
     if not seated:

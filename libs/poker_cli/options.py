@@ -15,12 +15,16 @@ from poker.lobby.v1 import lobby_pb2
 from poker_bots.bots import BOT_KINDS
 from poker_wire.channels import LOCAL_ROOM_PKI, default_ca_file
 
-# The player plane's ports (service_kit/ports.py: public lobby 50064, table 50065),
-# and the lobby's internal port, for the staff's commands (create-table,
-# register --balance) run with the operator's certificate.
-DEFAULT_LOBBY = "127.0.0.1:50064"
-DEFAULT_TABLE = "127.0.0.1:50065"
+# The room's one public door, the gateway (service_kit/ports.py
+# DEFAULT_GATEWAY_PORT: the CLI imports no server code), where every player
+# command goes; and the lobby's internal port, for the staff's commands
+# (create-table, register --balance) run with the operator's certificate.
+DEFAULT_ROOM = "127.0.0.1:50050"
 DEFAULT_LOBBY_INTERNAL = "127.0.0.1:50054"
+ROOM_ENV = "POKER_ROOM"
+CREDENTIAL_ENV = "POKER_CREDENTIAL"
+PLAYER_ENV = "POKER_PLAYER_ID"
+TOKEN_ENV = "POKER_TOKEN"
 
 GAMES: dict[str, c.Game.ValueType] = {
     "stud": c.GAME_STUD,
@@ -56,8 +60,16 @@ class RefusedError(Exception):
 def _common() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     env = os.environ
-    common.add_argument("--lobby", default=env.get("POKER_LOBBY", DEFAULT_LOBBY), help="lobby")
-    common.add_argument("--table", default=env.get("POKER_TABLE", DEFAULT_TABLE), help="table")
+    common.add_argument(
+        "--room",
+        default=env.get(ROOM_ENV) or DEFAULT_ROOM,
+        metavar="HOST:PORT",
+        help=f"the room's door, the gateway ({ROOM_ENV}; default {DEFAULT_ROOM})",
+    )
+    # The lobby's and the table's own public ports are no longer the CLI's: said
+    # in one line (and never taken as an abbreviation of --lobby-internal).
+    common.add_argument("--lobby", default=None, help=argparse.SUPPRESS)
+    common.add_argument("--table", default=None, help=argparse.SUPPRESS)
     common.add_argument(
         "--ca",
         default=str(default_ca_file()),
@@ -73,8 +85,17 @@ def _common() -> argparse.ArgumentParser:
         default=env.get("POKER_OPERATOR_DIR", str(LOCAL_ROOM_PKI / "operator")),
         help="the operator's certificate directory (ca.crt, tls.crt, tls.key)",
     )
-    common.add_argument("--player", default=env.get("POKER_PLAYER_ID", ""), help="player id")
-    common.add_argument("--token", default=env.get("POKER_TOKEN", ""), help="player token")
+    common.add_argument(
+        "--credential",
+        default="",
+        help=f"who you are: the credential `poker register` printed ({CREDENTIAL_ENV})",
+    )
+    common.add_argument(
+        "--player",
+        default="",
+        help=f"player id, with --token: instead of --credential ({PLAYER_ENV})",
+    )
+    common.add_argument("--token", default="", help=f"player token ({TOKEN_ENV})")
     common.add_argument("--timeout", type=float, default=10.0, help="deadline of each call (s)")
     common.add_argument("-v", "--verbose", action="store_true", help="log the SDK's messages")
     return common
@@ -96,7 +117,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("tables", parents=[common], help="list tables")
     p.add_argument("--game", choices=sorted(GAMES), help="only this game")
-    p.add_argument("--from", dest="source", choices=("lobby", "table"), default="lobby")
+    p.add_argument(
+        "--from",
+        dest="source",
+        choices=("lobby", "table"),
+        default="lobby",
+        help="lobby: every table, its seats and stakes (default); table: the tables "
+        "being played now, with their current hand",
+    )
 
     p = sub.add_parser("create-table", parents=[common], help="create a ring table")
     p.add_argument("--name", default="", help="default: game and stakes")
@@ -143,6 +171,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("table_id", metavar="TABLE")
     p.add_argument("--hands", type=int, default=None, help="stop after N hands")
 
+    p = sub.add_parser(
+        "state",
+        parents=[common],
+        help="the table now, as your seat sees it",
+        description="The table now as your seat sees it (your cards, whose turn it "
+        "is, and your menu when it is your turn); a spectator's view where you "
+        "have no seat.",
+    )
+    p.add_argument("table_id", metavar="TABLE")
+
     p = sub.add_parser("play", parents=[common], help="play your seat from the terminal")
     p.add_argument("table_id", metavar="TABLE")
     p.add_argument("--hands", type=int, default=None, help="stop after N hands")
@@ -159,9 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
         help="a table's last hands, or one hand in full",
         description="Without HAND: one line per recent hand (who played, who won). "
-        "With HAND: the hand event by event.  With --player/--token (or the "
-        "environment) you see what a participant may: your cards, and the called "
-        "hands that were mucked (S12).",
+        "With HAND: the hand event by event.  With your credential (--credential, "
+        "or the environment) you see what a participant may: your cards, and the "
+        "called hands that were mucked (S12).",
     )
     p.add_argument("table_id", metavar="TABLE")
     p.add_argument("hand_id", metavar="HAND", nargs="?", default="")
@@ -253,10 +291,70 @@ def create_table_request(args: argparse.Namespace) -> lobby_pb2.CreateTableReque
     )
 
 
-def credentials(args: argparse.Namespace) -> tuple[str, str]:
-    if not args.player or not args.token:
+def _checked(credential: str, where: str) -> str:
+    player_id, dot, token = credential.rpartition(".")
+    if not dot or not player_id or not token:
         raise UsageError(
-            "who are you? give --player and --token, or set POKER_PLAYER_ID and POKER_TOKEN "
-            "(poker register NAME prints both)"
+            f"{where} is not a credential: it is <player_id>.<token>, as "
+            "`poker register NAME` printed it"
         )
-    return args.player, args.token
+    return credential
+
+
+def _joined(player_id: str, token: str, where: str) -> str:
+    if not player_id or not token:
+        raise UsageError(f"give both a player id and a token ({where}), or --credential")
+    if "." in token:
+        raise UsageError(f"a token holds no dot ({where}): is that a credential? use --credential")
+    return f"{player_id}.{token}"
+
+
+def given_credential(args: argparse.Namespace) -> str:
+    """The player's credential (``<player_id>.<token>``), "" when none is given.
+
+    The command line first: ``--credential``, else ``--player`` and ``--token``
+    (either may come from the environment); then the environment:
+    POKER_CREDENTIAL, else POKER_PLAYER_ID and POKER_TOKEN."""
+    env = os.environ
+    if args.credential:
+        return _checked(args.credential, "--credential")
+    if args.player or args.token:
+        player = args.player or env.get(PLAYER_ENV, "")
+        token = args.token or env.get(TOKEN_ENV, "")
+        return _joined(player, token, "--player and --token")
+    if env.get(CREDENTIAL_ENV):
+        return _checked(env[CREDENTIAL_ENV], CREDENTIAL_ENV)
+    if env.get(PLAYER_ENV) or env.get(TOKEN_ENV):
+        return _joined(
+            env.get(PLAYER_ENV, ""), env.get(TOKEN_ENV, ""), f"{PLAYER_ENV}, {TOKEN_ENV}"
+        )
+    return ""
+
+
+def credential(args: argparse.Namespace) -> str:
+    """The player's credential; a UsageError saying how to give one when there is none."""
+    given = given_credential(args)
+    if not given:
+        raise UsageError(
+            f"who are you? give --credential (or set {CREDENTIAL_ENV}) with the credential "
+            "`poker register NAME` printed; --player and --token also do"
+        )
+    return given
+
+
+def split_credential(credential: str) -> tuple[str, str]:
+    """(player_id, token) of a credential: a token never holds a dot, so the last
+    dot splits them, as the room's door does."""
+    player_id, _, token = credential.rpartition(".")
+    return player_id, token
+
+
+def refuse_direct_ports(args: argparse.Namespace) -> None:
+    """``--lobby`` and ``--table`` named the services' own public ports; every
+    player command goes through the room's door now."""
+    given = [o for o, v in (("--lobby", args.lobby), ("--table", args.table)) if v is not None]
+    if given:
+        raise UsageError(
+            f"{' and '.join(given)}: the CLI goes through the room's door now, the gateway: "
+            f"--room HOST:PORT (or {ROOM_ENV}; default {DEFAULT_ROOM})"
+        )

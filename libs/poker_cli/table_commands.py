@@ -1,5 +1,6 @@
-"""The commands that talk to a table: watch it, play a seat from the terminal or
-with a reference bot, and read its hand history."""
+"""The commands at a table, through the room's door (the Room API): watch it, see
+it as your seat does, play a seat from the terminal or with a reference bot, and
+read its hand history."""
 
 from __future__ import annotations
 
@@ -8,27 +9,28 @@ import asyncio
 
 from grpc import aio
 
-from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc
-from poker.table.v1 import table_pb2, table_pb2_grpc
+from poker.lobby.v1 import lobby_pb2
+from poker.room.v1 import room_pb2, room_pb2_grpc
+from poker.table.v1 import table_pb2
 from poker_bots.bots import make_bot
 from poker_bots.sdk import play
 from poker_bots.view import TableView
-from poker_wire.channels import player_channel
 
-from .format import EventPrinter, money, seat_name
-from .options import RefusedError, UsageError, credentials
+from .door import Metadata, bearer, room, room_channel
+from .format import EventPrinter, legal_text, money, seat_name
+from .options import RefusedError, UsageError, credential, given_credential, split_credential
 from .play import KEYS, HumanBot
 
 
-async def _seated(args: argparse.Namespace) -> lobby_pb2.Table | None:
-    """The lobby's view of the table (its seats, with names), or None when the lobby
-    does not answer: a spectator can do without it."""
+async def _seated(
+    door: room_pb2_grpc.RoomAsyncStub, args: argparse.Namespace
+) -> lobby_pb2.Table | None:
+    """The lobby's view of the table (its seats, with names), or None when it is
+    not to be had: a spectator can do without it."""
     try:
-        async with player_channel(args.lobby, args.ca) as channel:
-            table: lobby_pb2.Table = await lobby_pb2_grpc.LobbyStub(channel).GetTable(
-                lobby_pb2.GetTableRequest(table_id=args.table_id),
-                timeout=min(args.timeout, 3.0),
-            )
+        table: lobby_pb2.Table = await door.GetTable(
+            room_pb2.GetTableRequest(table_id=args.table_id), timeout=min(args.timeout, 3.0)
+        )
     except aio.AioRpcError:
         return None
     return table
@@ -39,14 +41,15 @@ def _names(table: lobby_pb2.Table | None) -> dict[str, str]:
 
 
 async def cmd_watch(args: argparse.Namespace) -> int:
+    # The door lets players watch: a spectator is someone with a credential.
+    me = bearer(credential(args))
     view = TableView(args.table_id)
-    # A snapshot between hands names its seats by player id only: the lobby knows
-    # the names.
-    printer = EventPrinter(_names(await _seated(args)))
     hands = 0
-    async with player_channel(args.table, args.ca) as channel:
-        stub = table_pb2_grpc.TableServiceStub(channel)
-        stream = stub.Watch(table_pb2.WatchRequest(table_id=args.table_id))
+    async with room(args) as door:
+        # A snapshot between hands names its seats by player id only: the lobby
+        # knows the names.
+        printer = EventPrinter(_names(await _seated(door, args)))
+        stream = door.Watch(room_pb2.WatchRequest(table_id=args.table_id), metadata=me)
         async for event in stream:
             view.apply(event)
             for line in printer.lines(event, view):
@@ -64,14 +67,40 @@ def _flat(event: table_pb2.TableEvent) -> list[table_pb2.TableEvent]:
     return [event]
 
 
-async def _my_seat(args: argparse.Namespace, player: str) -> tuple[int, dict[str, str]]:
+async def cmd_state(args: argparse.Namespace) -> int:
+    """The table now as the player's seat sees it (``Room.GetState``): the table,
+    the seats, and the menu when it is the player's turn."""
+    me = credential(args)
+    async with room(args) as door:
+        names = _names(await _seated(door, args))
+        snapshot = await door.GetState(
+            room_pb2.GetStateRequest(table_id=args.table_id),
+            metadata=bearer(me),
+            timeout=args.timeout,
+        )
+    event = table_pb2.TableEvent(
+        table_id=snapshot.table_id, hand_id=snapshot.hand_id, snapshot=snapshot
+    )
+    view = TableView(args.table_id)
+    view.apply(event)
+    for line in EventPrinter(names).lines(event, view):
+        print(line)
+    if not view.my_seat:
+        print(f"   you have no seat at {args.table_id}: this is what a spectator sees")
+    elif view.is_my_turn and view.turn is not None:
+        print(f"you may: {legal_text(view.turn.legal)}   (poker play {args.table_id} to act)")
+    return 0
+
+
+async def _my_seat(
+    door: room_pb2_grpc.RoomAsyncStub, args: argparse.Namespace, player: str, me: Metadata
+) -> tuple[int, dict[str, str]]:
     """The player's seat at the table (from the lobby, which seats players), and the
     names of the table's players.  Not seated: RefusedError, because the table
     would take the player for a spectator and the command would only watch."""
-    async with player_channel(args.lobby, args.ca) as channel:
-        table: lobby_pb2.Table = await lobby_pb2_grpc.LobbyStub(channel).GetTable(
-            lobby_pb2.GetTableRequest(table_id=args.table_id), timeout=args.timeout
-        )
+    table: lobby_pb2.Table = await door.GetTable(
+        room_pb2.GetTableRequest(table_id=args.table_id), metadata=me, timeout=args.timeout
+    )
     seat = next((s.seat for s in table.occupied if s.player_id == player), 0)
     if not seat:
         raise RefusedError(
@@ -97,19 +126,21 @@ def _hands(n: int) -> str:
 
 
 async def cmd_play(args: argparse.Namespace) -> int:
-    player, token = credentials(args)
-    seat, names = await _my_seat(args, player)
+    me = credential(args)
+    player, token = split_credential(me)
     quit_event = asyncio.Event()
     human = HumanBot(quit_event=quit_event)
-    printer = EventPrinter(names, hidden=("your_turn",))  # the bot prints table and menu
+    printer = EventPrinter(hidden=("your_turn",))  # the bot prints table and menu
 
     def show(event: table_pb2.TableEvent, view: TableView) -> None:
         for line in printer.lines(event, view):
             print(line, flush=True)
 
-    print(f"you sit in seat {seat} at {args.table_id}")
-    print(KEYS)
-    async with player_channel(args.table, args.ca) as channel:
+    async with room_channel(args) as channel:
+        seat, names = await _my_seat(room_pb2_grpc.RoomStub(channel), args, player, bearer(me))
+        printer.names.update(names)
+        print(f"you sit in seat {seat} at {args.table_id}")
+        print(KEYS)
         stats = await play(
             channel,
             args.table_id,
@@ -120,6 +151,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
             hands=args.hands,
             stop=quit_event,
             on_event=show,
+            via="room",
         )
     stack = f"; stack {money(stats.final_stack)}" if stats.final_stack is not None else ""
     print(f"played {_hands(stats.hands)}{stack}")
@@ -130,16 +162,18 @@ async def cmd_play(args: argparse.Namespace) -> int:
 
 
 async def cmd_bot(args: argparse.Namespace) -> int:
-    player, token = credentials(args)
-    _seat, names = await _my_seat(args, player)
+    me = credential(args)
+    player, token = split_credential(me)
     bot = make_bot(args.kind, args.seed)
-    printer = EventPrinter(names)
+    printer = EventPrinter()
 
     def show(event: table_pb2.TableEvent, view: TableView) -> None:
         for line in printer.lines(event, view):
             print(line, flush=True)
 
-    async with player_channel(args.table, args.ca) as channel:
+    async with room_channel(args) as channel:
+        _seat, names = await _my_seat(room_pb2_grpc.RoomStub(channel), args, player, bearer(me))
+        printer.names.update(names)
         stats = await play(
             channel,
             args.table_id,
@@ -149,6 +183,7 @@ async def cmd_bot(args: argparse.Namespace) -> int:
             hands=args.hands,
             on_event=None if args.quiet else show,
             seed=args.seed,
+            via="room",
         )
     print(
         f"{bot!r}: {stats.hands} hands, {stats.actions} actions, {stats.rejected} rejected, "
@@ -158,22 +193,21 @@ async def cmd_bot(args: argparse.Namespace) -> int:
 
 
 async def cmd_history(args: argparse.Namespace) -> int:
-    """The table service's hand history (the hands its process played, oldest
-    first), as the player sees it when credentials are given, else as the public."""
+    """The table's hand history (the hands its table service played, oldest first),
+    as the player sees it when a credential is given, else as the public."""
     if not 1 <= args.limit <= 100:
         raise UsageError(f"--limit is 1..100, got {args.limit}")
-    req = table_pb2.GetHandHistoryRequest(
+    me = given_credential(args)
+    player_id = split_credential(me)[0] if me else ""
+    req = room_pb2.GetHandHistoryRequest(
         table_id=args.table_id, hand_id=args.hand_id, limit=args.limit
     )
-    if args.player and args.token:
-        req.player_id, req.token = args.player, args.token
-    names = _names(await _seated(args))
-    async with player_channel(args.table, args.ca) as channel:
-        stub = table_pb2_grpc.TableServiceStub(channel)
-        resp = await stub.GetHandHistory(req, timeout=args.timeout)
+    async with room(args) as door:
+        names = _names(await _seated(door, args))
+        resp = await door.GetHandHistory(req, metadata=bearer(me), timeout=args.timeout)
     if args.hand_id:
         for hand in resp.hands:
-            lines = hand.phh.splitlines() if args.phh else hand_lines(hand, names, req.player_id)
+            lines = hand.phh.splitlines() if args.phh else hand_lines(hand, names, player_id)
             for line in lines:
                 print(line)
         return 0

@@ -145,13 +145,15 @@ class RoomProcess:
 
     def ports(self) -> set[int]:
         """Every port its services listen on, as it printed them (internal gRPC,
-        metrics, and the public port of the lobby and the table)."""
+        metrics, the public port of the lobby and the table, the gateway's door)."""
         found: set[int] = set()
         for line in self.lines:
             if (listed := re.search(r"gRPC 127\.0\.0\.1:(\d+)\s+metrics :(\d+)", line)) is not None:
                 found |= {int(listed[1]), int(listed[2])}
                 if (public := re.search(r"public 127\.0\.0\.1:(\d+)", line)) is not None:
                     found.add(int(public[1]))
+            if (door := re.search(r"door 127\.0\.0\.1:(\d+)\s+metrics :(\d+)", line)) is not None:
+                found |= {int(door[1]), int(door[2])}
         return found
 
     def wait(self) -> int:
@@ -259,8 +261,8 @@ def test_stopping_the_room_stops_every_service_and_prints_the_summary(
     room.wait_playing()
     children = room.children()
     ports = room.ports()
-    assert len(children) == 5 and all("services." in c for c in children.values()), children
-    assert len(ports) == 12, room.output  # 5 gRPC, 5 metrics, 2 public
+    assert len(children) == 6 and all("services." in c for c in children.values()), children
+    assert len(ports) == 14, room.output  # 5 gRPC, 6 metrics, 2 public, the gateway's door
     if to_group:
         os.killpg(room.proc.pid, signum)
     else:
@@ -277,7 +279,7 @@ def test_stopping_the_room_stops_every_service_and_prints_the_summary(
     ):
         assert check in out, out
     assert "[ ]" not in out, out
-    assert re.search(r"services stopped: (\w+ exit 0, ){4}\w+ exit 0$", out, re.M), out
+    assert re.search(r"services stopped: (\w+ exit 0, ){5}\w+ exit 0$", out, re.M), out
     assert "Traceback" not in out and "UNAVAILABLE" not in out, out
     wait_gone(children, ports, within=10)
 
@@ -291,7 +293,7 @@ def test_a_killed_room_takes_its_services_with_it(started: list[RoomProcess]) ->
     room.wait_for("bots seated")
     children = room.children()
     ports = room.ports()
-    assert len(children) == 5, children
+    assert len(children) == 6, children
     room.proc.kill()
     room.wait()
     wait_gone(children, ports, within=30)
@@ -351,7 +353,7 @@ def test_stopping_the_tournament_room_stops_every_service_and_prints_the_summary
     started.append(room)
     room.wait_for(r"\| hands [1-9]")
     children = room.children()
-    assert len(children) == 5, children
+    assert len(children) == 6, children  # the five services and the gateway
     os.killpg(room.proc.pid, signal.SIGINT)
     assert room.wait() == 130, room.output
     out = room.output

@@ -8,9 +8,9 @@ from poker.common.v1 import common_pb2 as c
 from poker.table.v1 import table_pb2 as t
 from poker_bots import TableView
 from poker_cli.format import action_text, config_text, format_event, format_view, legal_text
+from tests.unit.bots import events as build
 
-from . import events as build
-from .cli_support import DRAW, FL, NL
+from .support import DRAW, FL, NL
 
 # ------------------------------------------------------------------ formatting
 

@@ -10,27 +10,37 @@ import pytest
 
 from poker.common.v1 import common_pb2 as c
 from poker_cli.__main__ import main
-from poker_cli.options import build_parser, create_table_request
+from poker_cli.options import (
+    UsageError,
+    build_parser,
+    create_table_request,
+    given_credential,
+    glue_values,
+    split_credential,
+)
 from poker_cli.play import QuitRequestedError, parse_command
+from service_kit.ports import DEFAULT_GATEWAY_PORT
 
-from .cli_support import DRAW, FL, HAND, NL
+from .support import DRAW, FL, HAND, NL
 
 # ------------------------------------------------------------------ parsing
 
 
 def test_parser_defaults_and_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("POKER_PLAYER_ID", "p-env")
-    monkeypatch.setenv("POKER_TOKEN", "tok-env")
     args = build_parser().parse_args(["sit", "T1", "--buy-in", "500"])
     assert (args.command, args.table_id, args.buy_in, args.seat) == ("sit", "T1", 500, 0)
-    assert (args.player, args.token) == ("p-env", "tok-env")
-    # the player plane's public ports; the staff's commands go to the internal one
-    assert args.lobby == "127.0.0.1:50064" and args.table == "127.0.0.1:50065"
+    # the room's door (the gateway); the staff's commands go to the lobby's internal port
+    assert args.room == "127.0.0.1:50050" == f"127.0.0.1:{DEFAULT_GATEWAY_PORT}"
     assert args.lobby_internal == "127.0.0.1:50054"
+    monkeypatch.setenv("POKER_ROOM", "room.example:443")
     monkeypatch.setenv("POKER_CA_FILE", "/pki/ca.crt")
     monkeypatch.setenv("POKER_OPERATOR_DIR", "/pki/operator")
     args = build_parser().parse_args(["sit", "T1", "--buy-in", "500"])
-    assert (args.ca, args.operator_dir) == ("/pki/ca.crt", "/pki/operator")
+    assert (args.room, args.ca, args.operator_dir) == (
+        "room.example:443",
+        "/pki/ca.crt",
+        "/pki/operator",
+    )
     monkeypatch.delenv("POKER_CA_FILE")
     monkeypatch.delenv("POKER_OPERATOR_DIR")
     args = build_parser().parse_args(["sit", "T1", "--buy-in", "500"])
@@ -42,6 +52,38 @@ def test_parser_defaults_and_env(monkeypatch: pytest.MonkeyPatch) -> None:
         build_parser().parse_args(["bot", "T1", "--kind", "shark"])
     with pytest.raises(SystemExit):
         build_parser().parse_args([])
+
+
+def _who(*argv: str) -> str:
+    parser = build_parser()
+    return given_credential(parser.parse_args(glue_values(["stand", "T1", *argv], parser)))
+
+
+def test_the_credential_from_the_options_then_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """--credential, else --player and --token (joined as the door's credential is),
+    else POKER_CREDENTIAL, else POKER_PLAYER_ID and POKER_TOKEN: the command line
+    wins over the environment."""
+    assert _who() == ""
+    monkeypatch.setenv("POKER_PLAYER_ID", "p-env")
+    monkeypatch.setenv("POKER_TOKEN", "-tok-env")
+    assert _who() == "p-env.-tok-env"
+    monkeypatch.setenv("POKER_CREDENTIAL", "p-cred.tok-cred")
+    assert _who() == "p-cred.tok-cred"
+    assert _who("--token", "-t") == "p-env.-t"  # the other half from the environment
+    assert _who("--player", "p-1", "--token", "t1") == "p-1.t1"
+    assert _who("--credential", "p-2.-t2", "--player", "p-1", "--token", "t1") == "p-2.-t2"
+    assert split_credential("p-2.-t2") == ("p-2", "-t2")
+    monkeypatch.delenv("POKER_PLAYER_ID")
+    monkeypatch.delenv("POKER_CREDENTIAL")
+    with pytest.raises(UsageError, match="both a player id and a token"):
+        _who()
+    with pytest.raises(UsageError, match="POKER_CREDENTIAL is not a credential"):
+        monkeypatch.setenv("POKER_CREDENTIAL", "no-dot")
+        _who()
+    with pytest.raises(UsageError, match="a token holds no dot"):
+        _who("--player", "p-1", "--token", "p-1.tok")
 
 
 def test_create_table_request() -> None:
@@ -80,13 +122,9 @@ def test_create_table_request() -> None:
     assert not req.config.HasField("max_raises")
 
 
-def test_missing_credentials_is_a_usage_error(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.delenv("POKER_PLAYER_ID", raising=False)
-    monkeypatch.delenv("POKER_TOKEN", raising=False)
+def test_missing_credentials_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stand", "T1"]) == 2
-    assert "--player and --token" in capsys.readouterr().err
+    assert "give --credential (or set POKER_CREDENTIAL)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

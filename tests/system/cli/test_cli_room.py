@@ -1,10 +1,12 @@
 # ruff: noqa: N802  (test names carry the docs/rules.md rule ID, e.g. test_..._S5)
-"""The ``poker`` command against the whole room (five processes): what a person
-types and reads (issue 13, defects 5 and 9).
+"""The ``poker`` command against the whole room (five processes behind the
+gateway, where every player command goes): what a person types and reads (issue
+13, defects 5 and 9).
 
 - A token that begins with ``-`` (about one ``token_urlsafe`` in 64 did, and the
   CLI read ``--token -abc`` as an option) works on the command line and in
-  ``POKER_TOKEN``.  The lobby no longer issues such tokens, so the test builds one:
+  ``POKER_TOKEN``, joined into the credential the door takes.  The lobby no longer
+  issues such tokens, so the test builds one:
   it writes a player with a known token into the lobby's SQLite file before the
   lobby starts, as an old lobby would have issued it.
 - ``poker play`` at a stud table: the bring-in menu refuses ``c`` in words, the
@@ -60,18 +62,31 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, Lobb
 
 def cli(capsys: pytest.CaptureFixture[str], stack: Stack, *argv: str, code: int = 0) -> list[str]:
     """``poker ARGV`` against the room; the lines it printed (stdout).  The player's
-    commands go to the public ports over TLS; the staff's (create-table) to the
-    lobby's internal port with the operator's certificate."""
+    commands go to the room's door (the gateway) over TLS; the staff's
+    (create-table) to the lobby's internal port with the operator's certificate."""
     assert stack.pki is not None
     at = [
-        "--lobby", stack.public_target("lobby"), "--table", stack.public_target("table"),
-        "--ca", str(stack.pki.ca_file), "--lobby-internal", stack.target("lobby"),
+        "--room", stack.gateway_target, "--ca", str(stack.pki.ca_file),
+        "--lobby-internal", stack.target("lobby"),
         "--operator-dir", str(stack.pki.dir("operator")),
     ]  # fmt: skip
     result = main([*argv, *at])
     out, err = capsys.readouterr()
     assert result == code, out + err
     return out.splitlines() if code == 0 else err.splitlines()
+
+
+def credential_of(registered: list[str]) -> str:
+    """The credential in ``poker register``'s export line."""
+    words = shlex.split(registered[-1])
+    assert words[0] == "export" and words[1].startswith("POKER_CREDENTIAL="), registered
+    return words[1].removeprefix("POKER_CREDENTIAL=")
+
+
+@pytest.fixture(autouse=True)
+def no_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("POKER_ROOM", "POKER_CREDENTIAL", "POKER_PLAYER_ID", "POKER_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
 
 
 def typing(*lines: str) -> Callable[[str], str]:
@@ -104,8 +119,6 @@ def test_S2_S3_a_token_that_begins_with_a_dash_on_the_command_line_and_in_the_en
 ) -> None:
     """The failing ``test_S3_auto_post_off_and_im_in`` did this with an unlucky token."""
     stack, _lobby = room
-    monkeypatch.delenv("POKER_PLAYER_ID", raising=False)
-    monkeypatch.delenv("POKER_TOKEN", raising=False)
     (line,) = cli(capsys, stack, "create-table", "--game", "stud", "--small-bet", "100")[:1]
     tid = line.removeprefix("table_id: ")
     me = ["--player", DASH_ID, "--token", DASH_TOKEN]
@@ -121,12 +134,17 @@ def test_S2_S3_a_token_that_begins_with_a_dash_on_the_command_line_and_in_the_en
         f"   {tid}  stud 100/200  seat 1: stack 2,000 (new, auto-post off, in next hand)",
     ]
     assert cli(capsys, stack, "stand", tid) == [f"left {tid}: 2,000 returned", "balance: 100,000"]
+    monkeypatch.delenv("POKER_PLAYER_ID")
+    monkeypatch.delenv("POKER_TOKEN")
+    monkeypatch.setenv("POKER_CREDENTIAL", f"{DASH_ID}.{DASH_TOKEN}")
+    assert cli(capsys, stack, "balance")[0] == "dash: balance 100,000, at tables 0"
     # a new player's printed export line is shell-safe and their token has no dash
     out = cli(capsys, stack, "register", "newcomer")
     words = shlex.split(out[-1])
-    assert words[0] == "export" and out[-1].count("'") == 4
-    token = words[2].removeprefix("POKER_TOKEN=")
-    assert token and not token.startswith("-") and f"'{token}'" in out[-1]
+    assert words[0] == "export" and out[-1].count("'") == 2
+    credential = words[1].removeprefix("POKER_CREDENTIAL=")
+    token = credential.rpartition(".")[2]
+    assert token and not token.startswith("-") and f"'{credential}'" in out[-1]
 
 
 def test_S5_S10_play_history_and_balance_read_as_a_person(
@@ -135,24 +153,20 @@ def test_S5_S10_play_history_and_balance_read_as_a_person(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     stack, _lobby = room
-    monkeypatch.delenv("POKER_PLAYER_ID", raising=False)
-    monkeypatch.delenv("POKER_TOKEN", raising=False)
     created = cli(
         capsys, stack, "create-table", "--game", "stud", "--small-bet", "100", "--ante", "25",
         "--seats", "2", "--clock", CLOCK_S, "--name", "cli",
     )  # fmt: skip
     tid = created[0].removeprefix("table_id: ")
-    out = cli(capsys, stack, "register", "bob")
-    bob_id, bob_token = (w.split("=", 1)[1] for w in shlex.split(out[-1])[1:])
+    bob_id, _, bob_token = credential_of(cli(capsys, stack, "register", "bob")).rpartition(".")
     dash = ["--player", DASH_ID, "--token", DASH_TOKEN]
     bob = ["--player", bob_id, "--token", bob_token]
     cli(capsys, stack, "sit", tid, "--buy-in", "2000", "--seat", "1", *dash)
     cli(capsys, stack, "sit", tid, "--buy-in", "2000", "--seat", "2", *bob)
 
     # somebody without a seat cannot play here
-    carol = shlex.split(cli(capsys, stack, "register", "carol")[-1])
-    carol_id, carol_token = (w.split("=", 1)[1] for w in carol[1:])
-    err = cli(capsys, stack, "play", tid, "--player", carol_id, "--token", carol_token, code=1)
+    carol = credential_of(cli(capsys, stack, "register", "carol"))
+    err = cli(capsys, stack, "play", tid, "--credential", carol, code=1)
     assert err == [
         f"poker play: you are not seated at {tid}: take a seat first "
         f"(poker sit {tid} --buy-in 2000)"

@@ -7,27 +7,22 @@ seat names, the street, the pot, refused keys, quitting, history and watch.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
-from concurrent import futures
-from typing import Any
 
-import grpc
 import pytest
 
 from poker.common.v1 import common_pb2 as c
-from poker.lobby.v1 import lobby_pb2_grpc
+from poker.room.v1 import room_pb2
 from poker.table.v1 import table_pb2 as t
-from poker.table.v1 import table_pb2_grpc
 from poker_bots import TableView
 from poker_cli.__main__ import main
 from poker_cli.format import EventPrinter, format_event, format_view, pot_text, seat_name
 from poker_cli.lobby_commands import export_line
 from poker_cli.options import build_parser, glue_values
 from poker_cli.play import HELP, KEYS, parse_command
+from tests.unit.bots import events as build
 
-from . import events as build
-from .cli_support import DRAW, FL, HAND, NL, FakeLobby, FakePlay
-from .fake_table import tls_port
+from .conftest import Door
+from .support import DRAW, FL, HAND, NL
 
 
 def to_act(seat_no: int, action_seq: int, seq: int = 6) -> t.TableEvent:
@@ -50,30 +45,38 @@ def test_a_value_that_begins_with_a_dash_is_read_as_the_value(value: list[str]) 
     assert (args.table_id, args.hand_id, args.limit) == ("T1", "h1", 3)
 
 
-def test_a_token_that_begins_with_a_dash_reaches_the_lobby(
-    servers: tuple[str, FakeLobby],
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+def test_a_value_that_begins_with_a_dash_in_a_credential() -> None:
+    parser = build_parser()
+    argv = glue_values(["stand", "T1", "--credential", "-p1.-abc", "--room", "-h:1"], parser)
+    args = parser.parse_args(argv)
+    assert (args.credential, args.room) == ("-p1.-abc", "-h:1")
+
+
+def test_a_token_that_begins_with_a_dash_reaches_the_door(
+    door: Door, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On the command line and in the environment (POKER_TOKEN)."""
-    addr, lobby = servers
-    argv = ["sit", "T1", "--buy-in", "2000", "--lobby", addr, "--player", "p-1"]
-    assert main([*argv, "--token", "-tok-1"]) == 0
+    """On the command line and in the environment (POKER_TOKEN, POKER_CREDENTIAL):
+    the credential the door gets is the player id and the token joined by a dot."""
+    argv = ["sit", "T1", "--buy-in", "2000", *door.at]
+    assert main([*argv, "--player", "p-1", "--token", "-tok-1"]) == 0
+    assert main([*argv, "--credential", "p-1.-tok-1"]) == 0
+    monkeypatch.setenv("POKER_PLAYER_ID", "p-1")
     monkeypatch.setenv("POKER_TOKEN", "-tok-1")
     assert main(argv) == 0
-    assert lobby.tokens == ["-tok-1", "-tok-1"]
-    assert capsys.readouterr().out.count("seat 3 at T1: stack 2,000") == 2
+    monkeypatch.setenv("POKER_CREDENTIAL", "p-1.-tok-1")
+    assert main(argv) == 0
+    assert door.room.bearers == [("SitDown", "p-1.-tok-1")] * 4
+    assert capsys.readouterr().out.count("seat 3 at T1: stack 2,000") == 4
 
 
 def test_register_prints_a_shell_safe_export_line(
-    servers: tuple[str, FakeLobby], capsys: pytest.CaptureFixture[str]
+    door: Door, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    addr, _lobby = servers
-    assert main(["register", "alice", "--lobby", addr]) == 0
+    assert main(["register", "alice", *door.at]) == 0
     out = capsys.readouterr().out
-    assert "export POKER_PLAYER_ID='p-1' POKER_TOKEN='tok-1'" in out
-    line = export_line("p-1", "-a'b")
-    assert shlex.split(line) == ["export", "POKER_PLAYER_ID=p-1", "POKER_TOKEN=-a'b"]
+    assert "export POKER_CREDENTIAL='p-1.tok-1'" in out
+    line = export_line("p-1.-a'b")
+    assert shlex.split(line) == ["export", "POKER_CREDENTIAL=p-1.-a'b"]
 
 
 def test_whose_turn_is_said_in_words_and_only_when_it_tells__S5() -> None:
@@ -226,14 +229,10 @@ def test_a_refused_key_names_the_menu_in_words__S5() -> None:
 
 
 def test_quit_says_you_are_still_seated__S10(
-    play_server: tuple[str, FakePlay],
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    door: Door, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    addr, _fake = play_server
     monkeypatch.setattr("builtins.input", lambda prompt="": "q")
-    argv = ["play", "T1", "--table", addr, "--lobby", addr, "--player", "p2", "--token", "tok"]
-    assert main(argv) == 0
+    assert main(["play", "T1", *door.at, "--player", "p2", "--token", "tok"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "you sit in seat 2 at T1"
     assert out[-2:] == [
@@ -244,114 +243,68 @@ def test_quit_says_you_are_still_seated__S10(
 
 
 def test_play_where_you_are_not_seated_is_refused(
-    play_server: tuple[str, FakePlay], capsys: pytest.CaptureFixture[str]
+    door: Door, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """It spectated silently and then said ``played 1 hands; stack 0``."""
-    addr, fake = play_server
     for command in ("play", "bot"):
-        argv = [command, "T1", "--table", addr, "--lobby", addr, "--player", "p9", "--token", "x"]
-        assert main(argv) == 1
+        assert main([command, "T1", *door.at, "--player", "p9", "--token", "x"]) == 1
         out, err = capsys.readouterr()
         assert err == (
             f"poker {command}: you are not seated at T1: take a seat first "
             "(poker sit T1 --buy-in 2000)\n"
         )
         assert "played" not in out
-    assert fake.messages == []  # no stream was opened
+    assert door.room.messages == []  # no stream was opened
 
 
-class FakeHistory(table_pb2_grpc.TableServiceServicer):
-    """GetHandHistory: two finished hands (public view: no down cards)."""
-
-    def __init__(self) -> None:
-        self.requests: list[t.GetHandHistoryRequest] = []
-
-    def GetHandHistory(self, request: Any, context: Any) -> Any:
-        self.requests.append(request)
-        seats = [build.seat(1), build.seat(2)]
-        first = [
-            build.hand_started(seats, posts=[(1, 25, "ante"), (2, 25, "ante")]),
-            build.dealt(1, hidden=2, seq=2),
-            build.dealt(1, ["2c"], up=True, seq=3),
-            build.street(0, "third", seq=4),
-            to_act(1, 1, seq=5),
-            build.action(1, c.ACTION_KIND_BRING_IN, stack=925, seq=6),
-            to_act(2, 2, seq=7),
-            build.action(2, c.ACTION_KIND_FOLD, stack=975, seq=8),
-            build.finished({1: 1_025, 2: 975}),
-        ]
-        void = build.ev(2, hand="h2", hand_finished=t.HandFinished(voided=True))
-        hands = [
-            t.HandHistory(hand_id="h1", config=build.STUD, events=first, phh="variant = 'FT'\n"),
-            t.HandHistory(
-                hand_id="h2", config=build.STUD, events=[build.hand_started(seats), void]
-            ),
-        ]
-        if request.hand_id:
-            hands = [h for h in hands if h.hand_id == request.hand_id]
-        return t.GetHandHistoryResponse(hands=hands)
-
-
-def test_history_lists_hands_and_shows_one__S5(capsys: pytest.CaptureFixture[str]) -> None:
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-    fake = FakeHistory()  # type: ignore[abstract]
-    table_pb2_grpc.add_TableServiceServicer_to_server(fake, server)
-    lobby_pb2_grpc.add_LobbyServicer_to_server(FakeLobby(), server)  # type: ignore[abstract]
-    addr = f"127.0.0.1:{tls_port(server)}"
-    server.start()
-    try:
-        at = ["--table", addr, "--lobby", addr]
-        assert main(["history", "T1", *at, "--player", "", "--token", ""]) == 0
-        assert capsys.readouterr().out.splitlines() == [
-            "h1  P1 [1], P2 [2]: P1 [1] wins 100",
-            "h2  P1 [1], P2 [2]: voided: chips returned",
-            "(poker history T1 HAND: one hand in full)",
-        ]
-        assert main(["history", "T1", "h1", *at, "--player", "p1", "--token", "-t"]) == 0
-        lines = capsys.readouterr().out.splitlines()
-        assert lines == [
-            "== hand h1: P1 (you) [1] 1,000, P2 [2] 1,000",
-            "   P1 (you) [1] posts ante 25",
-            "   P2 [2] posts ante 25",
-            "   P1 (you) [1] is dealt 2 down",
-            "   P1 (you) [1] is dealt up 2c",
-            "-- third street",
-            "   P1 (you) [1] to act",
-            "   P1 (you) [1] brings in 50",
-            "   P2 [2] folds",
-            "   P1 (you) [1] wins 100 from the main pot",
-            "== hand h1 over: P1 (you) [1] 1,025, P2 [2] 975",
-        ]
-        assert main(["history", "T1", "h1", "--phh", *at, "--player", "", "--token", ""]) == 0
-        assert capsys.readouterr().out == "variant = 'FT'\n"
-    finally:
-        server.stop(0)
-    public, mine, _phh = fake.requests
-    assert (public.player_id, public.token, public.limit) == ("", "", 10)
-    assert (mine.player_id, mine.token, mine.hand_id) == ("p1", "-t", "h1")
+def test_history_lists_hands_and_shows_one__S5(
+    door: Door, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["history", "T1", *door.at]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "h1  P1 [1], P2 [2]: P1 [1] wins 100",
+        "h2  P1 [1], P2 [2]: voided: chips returned",
+        "(poker history T1 HAND: one hand in full)",
+    ]
+    assert main(["history", "T1", "h1", *door.at, "--player", "p1", "--token", "-t"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        "== hand h1: P1 (you) [1] 1,000, P2 [2] 1,000",
+        "   P1 (you) [1] posts ante 25",
+        "   P2 [2] posts ante 25",
+        "   P1 (you) [1] is dealt 2 down",
+        "   P1 (you) [1] is dealt up 2c",
+        "-- third street",
+        "   P1 (you) [1] to act",
+        "   P1 (you) [1] brings in 50",
+        "   P2 [2] folds",
+        "   P1 (you) [1] wins 100 from the main pot",
+        "== hand h1 over: P1 (you) [1] 1,025, P2 [2] 975",
+    ]
+    assert main(["history", "T1", "h1", "--phh", *door.at]) == 0
+    assert capsys.readouterr().out == "variant = 'FT'\n"
+    asked = [
+        (r, b)
+        for r, (m, b) in zip(door.room.requests, door.room.bearers, strict=True)
+        if m == "GetHandHistory"
+    ]
+    (public, nobody), (mine, bearer), _phh = asked[0], asked[1], asked[-1]
+    assert isinstance(public, room_pb2.GetHandHistoryRequest)
+    assert (public.table_id, public.hand_id, public.limit, nobody) == ("T1", "", 10, "")
+    assert (mine.hand_id, bearer) == ("h1", "p1.-t")
 
 
-class FakeWatchBetweenHands(table_pb2_grpc.TableServiceServicer):
-    """Watch's first snapshot between hands: seats by player id only, no names."""
-
-    def Watch(self, request: Any, context: Any) -> Iterator[t.TableEvent]:
-        ids_only = [t.SeatView(seat=n, player_id=f"p{n}", stack=1_000) for n in (1, 2)]
-        yield build.snapshot(build.STUD, 0, ids_only, hand="")
-        yield build.hand_started([build.seat(1), build.seat(2)])
-        yield build.finished({1: 1_000, 2: 1_000})
-
-
-def test_watch_names_the_seats_before_the_first_hand(capsys: pytest.CaptureFixture[str]) -> None:
+def test_watch_names_the_seats_before_the_first_hand(
+    door: Door, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``watch`` printed the player ids until the next hand: the lobby has the names."""
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-    table_pb2_grpc.add_TableServiceServicer_to_server(FakeWatchBetweenHands(), server)  # type: ignore[abstract]
-    lobby_pb2_grpc.add_LobbyServicer_to_server(FakeLobby(), server)  # type: ignore[abstract]
-    addr = f"127.0.0.1:{tls_port(server)}"
-    server.start()
-    try:
-        assert main(["watch", "T1", "--hands", "1", "--table", addr, "--lobby", addr]) == 0
-    finally:
-        server.stop(0)
+    ids_only = [t.SeatView(seat=n, player_id=f"p{n}", stack=1_000) for n in (1, 2)]
+    door.room.watch = [
+        build.snapshot(build.STUD, 0, ids_only, hand=""),
+        build.hand_started([build.seat(1), build.seat(2)]),
+        build.finished({1: 1_000, 2: 1_000}),
+    ]
+    assert main(["watch", "T1", "--hands", "1", *door.at, "--credential", "p2.tok"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1:4] == [
         "   waiting for the next hand",
