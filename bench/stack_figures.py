@@ -252,11 +252,36 @@ def details_of(before: Snapshot, after: Snapshot, bots: Mapping[str, Any]) -> di
     }
 
 
+def histogram_quantile(before: Samples, after: Samples, name: str, q: float) -> float:
+    """The ``q`` quantile (seconds, the bucket's upper bound) of a histogram's
+    observations between two scrapes."""
+    buckets: dict[float, float] = defaultdict(float)
+    for samples, sign in ((after, 1), (before, -1)):
+        for sample, labels, value in samples:
+            if sample == f"{name}_bucket":
+                buckets[float(labels["le"])] += sign * value
+    bounds = sorted(buckets)
+    if not bounds or not buckets[bounds[-1]]:
+        return 0.0
+    wanted = q * buckets[bounds[-1]]
+    return next(b for b in bounds if buckets[b] >= wanted)
+
+
 def door_figures(before: Snapshot, after: Snapshot, watched: Mapping[str, Any]) -> dict[str, float]:
     """The gateway's figures, when it ran: its CPU per delivered spectator event,
     its memory at both ends of the window, the spectators' events and what the
     per-player watcher limit answered."""
-    out: dict[str, float] = {}
+    out: dict[str, float] = {
+        # The table's own part of the turn latency: from an action arriving to the
+        # next turn sent (a bucket's bound), beside the bots' end-to-end figure.
+        "door_table_decision_p99_ms": round(
+            1000
+            * histogram_quantile(
+                before.samples["table"], after.samples["table"], "table_decision_seconds", 0.99
+            ),
+            2,
+        )
+    }
     if "gateway" not in after.cpu:
         return out
     span = after.at - before.at
@@ -280,6 +305,11 @@ def door_figures(before: Snapshot, after: Snapshot, watched: Mapping[str, Any]) 
         out["door_gateway_cpu_us_per_spectator_event"] = round(1e6 * used / delivered, 2)
         spectators = after.cpu.get("spectators", 0.0) - before.cpu.get("spectators", 0.0)
         out["door_client_cpu_us_per_spectator_event"] = round(1e6 * spectators / delivered, 2)
+    for reason in ("too_slow", "feed_ended"):
+        dropped = total(g1, "gateway_spectators_dropped_total", reason=reason) - total(
+            g0, "gateway_spectators_dropped_total", reason=reason
+        )
+        out[f"door_spectators_dropped_{reason}"] = dropped
     probe = watched.get("probe", {})
     out["door_limit_probe_refused"] = float(probe.get("RESOURCE_EXHAUSTED", 0))
     out["door_limit_probe_admitted"] = float(probe.get("OK", 0))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sys
 import time
 from collections.abc import Iterable, Mapping
@@ -151,8 +152,11 @@ class BotsProcess:
     """``python -m bench.stack_bots`` (or another such ``module``: the spectators'):
     spec in, ``connected``, ``measure``, ``stop``, results."""
 
-    def __init__(self, module: str = "bench.stack_bots") -> None:
+    def __init__(self, module: str = "bench.stack_bots", *, niceness: int = 0) -> None:
         self.module = module
+        # > 0: the process yields the CPUs to the room's when both want them (the
+        # spectators' client stands for 2,000 people's own machines).
+        self.niceness = niceness
         self.proc: asyncio.subprocess.Process | None = None
         self.returncode: int | None = None
 
@@ -169,6 +173,7 @@ class BotsProcess:
             cwd=ROOT,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
+            preexec_fn=(lambda: os.nice(self.niceness)) if self.niceness else None,
         )
         await self.send(json.dumps(spec))
 

@@ -38,7 +38,9 @@ from .stack_bots import _stdin
 
 WATCH = "/poker.room.v1.Room/Watch"
 CONNECT_TIMEOUT_S = 60.0
-CHANNEL_OPTIONS = (("grpc.max_concurrent_streams", 10_000),)
+# A channel of its own per connection (grpc shares one connection among channels to
+# the same target otherwise): spectators are many people, each on their own.
+CHANNEL_OPTIONS = (("grpc.use_local_subchannel_pool", 1),)
 
 
 _BATCH = b"\xb2\x01"  # TableEvent.batch's tag: a message of several events
@@ -60,6 +62,8 @@ class Counts:
         self.started = 0.0
         self.ended = 0.0
         self.early: collections.Counter[str] = collections.Counter()
+        self.why: list[str] = []  # the first few early ends' messages
+        self.when: list[float] = []  # seconds into the window of each early end
 
 
 async def _watch(
@@ -85,6 +89,9 @@ async def _watch(
     except grpc.aio.AioRpcError as error:
         if not stop.is_set():
             counts.early[error.code().name] += 1
+            if len(counts.why) < 5:
+                counts.why.append(f"{error.code().name}: {error.details()}")
+            counts.when.append(round(time.perf_counter() - (counts.started or 0.0), 2))
     finally:
         call.cancel()
         first.set()
@@ -161,6 +168,9 @@ async def run() -> dict[str, Any]:
         "bytes": counts.bytes,
         "events_per_s": counts.events / span if span else 0.0,
         "ended_early": dict(counts.early),
+        "ended_early_why": counts.why,
+        "ended_early_at_s": sorted(counts.when)[:50],
+        "stopped_at_s": round(counts.ended - counts.started, 2) if counts.started else 0.0,
         "probe": probe,
     }
 

@@ -156,6 +156,7 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
     )
     spectators = Spectators(
         _opener(upstream),
+        _spectator_snapshot(upstream),
         per_table=gateway.watchers_per_table,
         per_player=gateway.watchers_per_player,
         buffer=gateway.watch_buffer,
@@ -177,6 +178,9 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
     config.h2_max_concurrent_streams = gateway.streams_per_connection
     config.graceful_timeout = settings.grace_seconds
     config.keep_alive_timeout = 120.0
+    # hypercorn closes a connection after 1,000 requests by default: a browser's
+    # Act calls or a bot lab's joins would see it go away mid-game.
+    config.keep_alive_max_requests = 2**62
     config.accesslog = None
     hypercorn_log = logging.getLogger("hypercorn.error")
     hypercorn_log.handlers = [_StructlogHandler()]
@@ -229,6 +233,21 @@ def _opener(upstream: Upstream) -> Any:
         return await upstream.on_table(table_id, on)
 
     return open_watch
+
+
+def _spectator_snapshot(upstream: Upstream) -> Any:
+    async def snapshot(table_id: str) -> bytes:
+        from poker.table.v1 import table_pb2 as tpb
+
+        async def on(shard: int) -> tpb.Snapshot:
+            return await upstream.table(shard).GetState(
+                tpb.GetStateRequest(table_id=table_id), timeout=upstream.deadline_s
+            )
+
+        view = await upstream.on_table(table_id, on)
+        return tpb.TableEvent(table_id=table_id, snapshot=view).SerializeToString()
+
+    return snapshot
 
 
 def main() -> None:

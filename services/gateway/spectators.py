@@ -20,9 +20,11 @@ its stream cut off a moment later.  A table holds at most
 streams; past either the new stream is RESOURCE_EXHAUSTED and nobody else is
 touched.  The feed closes with its last watcher.
 
-Joining a feed already running: a new watcher first gets its own Snapshot (a
-short Watch of its own, whose first message is the table as a spectator sees it
-now), then the feed's events after it.  It is attached to the feed *before*
+Joining a feed already running: a new watcher first gets its own Snapshot (the
+shard's GetState without a player: the table as a spectator sees it now; a
+unary call, since thousands of short Watch streams opened and cancelled at once
+look to a gRPC server like a reset flood, which it answers by cancelling
+streams), then the feed's events after it.  It is attached to the feed *before*
 the snapshot is taken, so nothing falls between the two; what the feed sent
 before the snapshot is recognized by the hand and event number and skipped
 (events of the snapshot's hand up to its ``event_seq``; events of another hand
@@ -56,6 +58,9 @@ from .metrics import (
 # Opens a raw Watch of one table on its shard: an async iterator of serialized
 # TableEvents (and a way to cancel it).
 OpenWatch = Callable[[str], Awaitable["grpc.aio.UnaryStreamCall[bytes, bytes]"]]
+# A spectator's view of one table now: a serialized TableEvent{snapshot} (the
+# shard's GetState without a player: what Watch's first message shows).
+Snapshot = Callable[[str], Awaitable[bytes]]
 
 
 class Watcher:
@@ -227,6 +232,7 @@ class Spectators:
     def __init__(
         self,
         open_watch: OpenWatch,
+        snapshot: Snapshot,
         *,
         per_table: int,
         per_player: int,
@@ -235,6 +241,7 @@ class Spectators:
         drop_grace_s: float = 2.0,
     ) -> None:
         self._open = open_watch
+        self._snapshot = snapshot
         self.coalesce_s = coalesce_s
         self.drop_grace_s = drop_grace_s
         self.per_table = per_table
@@ -319,20 +326,11 @@ class Spectators:
             raise
         watcher = Watcher(feed, player_id, self.buffer, self.drop_grace_s, self._release)
         feed.watchers.add(watcher)
-        own: grpc.aio.UnaryStreamCall[bytes, bytes] | None = None
         try:
-            own = await self._open(table_id)
-            first = await own.read()
-            own.cancel()
-            if not isinstance(first, bytes):
-                raise StatusError(
-                    grpc.StatusCode.UNAVAILABLE, "the table's stream ended before its snapshot"
-                )
+            first = await self._snapshot(table_id)
             async for event in watcher.events(snapshot_of(first)):
                 yield event
             if watcher.ended is not None and watcher.ended[0] != grpc.StatusCode.OK:
                 raise StatusError(*watcher.ended)
         finally:
-            if own is not None:
-                own.cancel()
             self._release(watcher)

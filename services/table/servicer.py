@@ -301,6 +301,10 @@ class TableServicer(
     async def GetState(self, request: pb.GetStateRequest, context: Context) -> pb.Snapshot:
         runtime = await self.manager.get(request.table_id)
         token = player_token(request.token, context)
+        if not request.player_id and not token:
+            # A spectator's view: what Watch's first message shows anyone (no
+            # down card, public seating); the gateway's late watchers start here.
+            return runtime.snapshot(None, await runtime.seating())
         await self._authenticate(request.player_id, token, request.table_id)
         return runtime.snapshot(request.player_id, await runtime.seating())
 

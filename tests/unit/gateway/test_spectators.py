@@ -63,6 +63,13 @@ class FakeTable:
         self.calls.append(call)
         return call
 
+    async def snapshot(self, table_id: str) -> bytes:
+        """GetState without a player: the spectator's view now."""
+        return tpb.TableEvent(
+            table_id="t-1",
+            snapshot=tpb.Snapshot(table_id="t-1", hand_id=self.hand_id, event_seq=self.seq),
+        ).SerializeToString()
+
     def emit(self, hand_id: str, seq: int) -> tpb.TableEvent:
         self.hand_id, self.seq = hand_id, seq
         event = tpb.TableEvent(table_id="t-1", hand_id=hand_id, event_seq=seq)
@@ -85,7 +92,7 @@ def _room(table: FakeTable, **limits: Any) -> Spectators:
         "drop_grace_s": 0.05,
     }
     settings.update(limits)
-    return Spectators(table.open, **settings)  # type: ignore[arg-type]
+    return Spectators(table.open, table.snapshot, **settings)  # type: ignore[arg-type]
 
 
 class Watching:
