@@ -167,11 +167,15 @@ class RoomService:
         self, request: AsyncIterator[tpb.PlayerMessage], ctx: Ctx
     ) -> AsyncIterator[tpb.TableEvent]:
         with as_connect_errors("Play"):
-            player = await self.credentials.optional(_authorization(ctx))
+            # The Join is read before anything is refused: a client still writing
+            # to a stream the server has closed sees a reset, not the refusal.
             first = await anext(aiter(request), None)
+            player = await self.credentials.optional(_authorization(ctx))
             if first is None or not first.HasField("join"):
                 raise InvalidArgumentError("the first message must be a Join (table_id, delivery)")
             join = seats.seat_join(first.join, player)
+            if player is None:  # the Join's own credential: the door's check, as a bearer's
+                await self.credentials.player(f"Bearer {credential(join.player_id, join.token)}")
             self.limits.player(join.player_id)
             async for event in seats.play(self.up, first, request):
                 yield cast(tpb.TableEvent, event)  # bytes passed on (codecs.Encoded)
@@ -180,7 +184,7 @@ class RoomService:
         self, request: AsyncIterator[tpb.PlayManyRequest], ctx: Ctx
     ) -> AsyncIterator[tpb.PlayManyEvents]:
         with as_connect_errors("PlayMany"):
-            many = seats.ManySeats(self.up, self.limits.player)
+            many = seats.ManySeats(self.up, self.credentials, self.limits.player)
             async for batch in many.events(request):
                 yield cast(tpb.PlayManyEvents, batch)  # bytes passed on (codecs.Encoded)
 

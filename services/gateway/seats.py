@@ -25,10 +25,11 @@ from typing import Any
 import grpc
 
 from poker.table.v1 import table_pb2 as tpb
-from service_kit.errors import InvalidArgumentError, PermissionDeniedError, ServiceError
+from service_kit.errors import PermissionDeniedError, ServiceError
 
 from .codecs import Encoded
-from .credentials import Player
+from .credentials import Credentials, Player, UnauthenticatedError, credential
+from .errors import StatusError
 from .upstream import Upstream
 
 
@@ -47,7 +48,7 @@ def seat_join(join: tpb.Join, player: Player | None) -> tpb.Join:
         join.player_id = player.player_id
         join.token = player.token
     elif not join.player_id or not join.token:
-        raise InvalidArgumentError(
+        raise UnauthenticatedError(
             "who is playing? send `authorization: Bearer <credential>` (or the Join's "
             "player_id and token)"
         )
@@ -104,7 +105,9 @@ async def follow(upstream: Upstream, join: tpb.Join) -> AsyncIterator[Encoded]:
         call = upstream.raw_play(shard)(requests())
         first = await call.read()  # the Snapshot, or the refusal (NOT_FOUND: moved)
         if first is grpc.aio.EOF:
-            await call  # raises the stream's status
+            raise StatusError(
+                grpc.StatusCode.UNAVAILABLE, "the table ended the stream before its snapshot"
+            )
         return call, first
 
     call, first = await upstream.on_table(join.table_id, open_on)
@@ -117,11 +120,11 @@ async def follow(upstream: Upstream, join: tpb.Join) -> AsyncIterator[Encoded]:
 
 
 async def _rest(call: Any) -> AsyncIterator[bytes]:
-    """The messages of a call after the ones already read; raises its status."""
+    """The messages of a call after the ones already read; ``read`` raises the
+    call's status when it is not OK, and gives EOF when the shard ended it well."""
     while True:
         data = await call.read()
         if data is grpc.aio.EOF:
-            await call  # a status other than OK raises
             return
         yield data
 
@@ -129,8 +132,11 @@ async def _rest(call: Any) -> AsyncIterator[bytes]:
 class ManySeats:
     """One client's PlayMany, split over the shards (see the module)."""
 
-    def __init__(self, upstream: Upstream, admit: Callable[[str], None]) -> None:
+    def __init__(
+        self, upstream: Upstream, credentials: Credentials, admit: Callable[[str], None]
+    ) -> None:
         self._upstream = upstream
+        self._credentials = credentials
         self._admit = admit
         self._sessions: dict[int, int] = {}
         self._calls: dict[int, Any] = {}
@@ -178,7 +184,12 @@ class ManySeats:
             join = message.message.join
             try:
                 if not join.player_id or not join.token:
-                    raise InvalidArgumentError("each PlayMany Join carries its player_id and token")
+                    raise UnauthenticatedError(
+                        "each PlayMany Join carries its player's id and token"
+                    )
+                # The door's own check (one answer for a wrong token and an unknown
+                # player), then the player's limit: a stranger cannot spend it.
+                await self._credentials.player(f"Bearer {credential(join.player_id, join.token)}")
                 self._admit(join.player_id)
                 shard = await self._upstream.shards.shard_of(join.table_id)
             except ServiceError as error:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import socket
 import ssl
@@ -34,6 +35,7 @@ from service_kit.process import BindError, bind_error, follow_parent, port_in_us
 from service_kit.settings import CALL_DEADLINE, ConfigError, ServerSettings
 from service_kit.tls import TlsFiles
 
+from . import hypercorn_fix
 from .codecs import codecs
 from .credentials import Credentials
 from .http import Door
@@ -47,6 +49,7 @@ from .upstream import Upstream
 
 CERT_CHECK_S = 10.0  # how often the certificate files' stamps are compared
 CHANNEL_RETIRE_S = 600.0  # old channels' streams get this long after a renewal
+EXIT_MARGIN_S = 1.0  # after the grace, what closing takes before the process ends
 
 
 class _StructlogHandler(logging.Handler):
@@ -170,6 +173,7 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
     )
     upstream.start()
 
+    hypercorn_fix.apply()
     config = _ReloadingConfig()
     config.bind = [f"fd://{sock.fileno()}"]
     config.certfile = str(public_files.cert)
@@ -191,6 +195,7 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stopping.set)
+    deadline = asyncio.create_task(_exit_after_grace(stopping, settings.grace_seconds))
     watcher = asyncio.create_task(_watch_certificates(config, public_files, identity, upstream))
     log.info(
         "serving",
@@ -215,12 +220,25 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
         )
     finally:
         watcher.cancel()
+        deadline.cancel()
         await upstream.close()
         stop_metrics()
         with contextlib.suppress(OSError):  # hypercorn closed its copy of the fd
             sock.close()
         log.info("stopped")
     return 0
+
+
+async def _exit_after_grace(stopping: asyncio.Event, grace_s: float) -> None:
+    """SIGTERM: calls get ``SHUTDOWN_GRACE_S``, then the process ends even if a
+    client still holds a TLS connection open (closing it waits for the client's
+    close_notify up to 30 s, past Kubernetes' grace).  The gateway keeps nothing:
+    a cut connection's client reconnects to another replica."""
+    await stopping.wait()
+    await asyncio.sleep(grace_s + EXIT_MARGIN_S)
+    get_logger().warning("stopped with connections still open", grace_s=grace_s)
+    sys.stdout.flush()
+    os._exit(0)
 
 
 def _opener(upstream: Upstream) -> Any:

@@ -4,11 +4,14 @@ restarts containers and checks the outcome.
 
 The tables and bots are the main job's (:func:`devroom.room.table_specs`: Seven
 Card Stud, Stud Hi-Lo and 7-A draw in fixed, pot and no limit; random, calling
-station and hand-strength bots), played through the table container's ``Play``
-streams on its public port (TLS) with the bot SDK (:func:`poker_bots.play`), which
-reconnects when the table service is UNAVAILABLE (a restart).  A bot that goes
-broke rebuys between hands.  :meth:`PlayingRoom.finish` stands everyone up and
-stops the bots; what they hold then, and their errors, are kept for the tests.
+station and hand-strength bots), played as the main job plays them: through the
+room's door, the gateway container (``Room.Play`` on its public port, TLS, the
+player's credential as the bearer), with the bot SDK (:func:`poker_bots.play`,
+``via="room"``).  When the table container restarts, the gateway ends the streams
+it carried for it (UNAVAILABLE) and the SDK reconnects through the gateway.  A bot
+that goes broke rebuys between hands.  :meth:`PlayingRoom.finish` stands everyone
+up and stops the bots; what they hold then, and their errors, are kept for the
+tests.
 """
 
 from __future__ import annotations
@@ -100,11 +103,13 @@ class PlayingRoom:
 
     async def _play(self) -> None:
         # As the main job does: the lobby as the operator (tables, play money,
-        # over mutual TLS), the bots at the table's public port.
+        # over mutual TLS), the bots at the room's door (the gateway); the table's
+        # public port only to see that it runs the lobby's tables.
         pki = self.stack.pki
         async with (
             service_channel(self.stack.target("lobby"), pki.dir("operator")) as lobby_channel,
             player_channel(self.stack.public_target("table"), pki.ca_file) as table_channel,
+            player_channel(self.stack.door, pki.ca_file) as door_channel,
         ):
             table_stub = table_pb2_grpc.TableServiceStub(table_channel)
             lobby = staff_lobby(lobby_channel)
@@ -117,7 +122,7 @@ class PlayingRoom:
             self._bots = {
                 (t.table_id, seat.player_id): asyncio.create_task(
                     play(
-                        table_channel,
+                        door_channel,
                         t.table_id,
                         seat.player_id,
                         seat.token,
@@ -125,6 +130,7 @@ class PlayingRoom:
                         stop=done,
                         max_reconnects=30,  # a restart takes seconds: keep trying
                         max_backoff=2.0,
+                        via="room",
                     )
                 )
                 for t in room.tables

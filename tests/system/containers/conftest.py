@@ -1,5 +1,6 @@
-"""Fixtures of the container tests: the room as five containers, started once per
-module, and one run of bots through it with a container restart in the middle.
+"""Fixtures of the container tests: the room as six containers (the five services
+and the gateway, its door), started once for every module here, and one run of
+bots through it with a container restart in the middle.
 
 Every test here carries ``xdist_group("containers")`` (``pytestmark``): ``make test``
 runs pytest with ``--dist loadgroup``, so one worker runs all of them against one
@@ -11,9 +12,15 @@ The run (:func:`run`): bots play at a table of every game; once every table has
 played :data:`HANDS_BEFORE_RESTART` hands the table container is restarted
 (``docker restart``: SIGTERM, so the service voids and reports the hands in
 progress, then a new process on the same ports); the bots reconnect and play on
-until every table has played :data:`HANDS_PER_TABLE` hands.  The ledger, the
-hands in progress and the lobby's hand records are taken at each step for the
-tests to check.
+until every table has played :data:`HANDS_PER_TABLE` hands.  The bots play through
+the gateway container, which follows the restarted table: the streams it carried
+end, the bots reconnect through it.  The ledger, the hands in progress and the
+lobby's hand records are taken at each step for the tests to check.
+
+The stack is the session's: ``test_gateway.py``, ``test_room.py`` and
+``test_trust_boundary.py`` run in that order against the same containers (each
+leaves the ledger as the next expects it: the gateway's players stand up; the
+trust-boundary test, last, leaves its hands held).
 """
 
 from __future__ import annotations
@@ -85,7 +92,7 @@ else:
     StaffLobby = Stubs
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ContainerStack]:
     running = ContainerStack(
         tmp_path_factory.mktemp("lobby-data"), tmp_path_factory.mktemp("pki"), STACK_ENV
@@ -221,7 +228,7 @@ def run(stack: ContainerStack, lobby: StaffLobby) -> Run:
         hands_in_progress = in_progress(stack)
         before = played(lobby, tables)
         restart_began = time.time_ns() // 1_000_000
-        stack["table"].restart()
+        stack.restart("table")  # and until the gateway is ready again
         resumed = wait_played(
             lobby,
             room,

@@ -1,16 +1,21 @@
-"""The card room as five containers of the images ``make images`` built (issue 5).
+"""The card room as containers of the images ``make images`` built (issue 5): the
+five services and the gateway, the room's door (issue 16).
 
 Checks, over one set of containers (see ``conftest.py``):
 
-- every service container is healthy (``grpc.health.v1``), on the host's network,
-  with a read-only root filesystem, as user 10001;
+- every service container is healthy (``grpc.health.v1``), and the gateway's
+  (``GET /healthz`` on its one port), on the host's network, with a read-only
+  root filesystem, as user 10001;
 - the images hold no build tool and no package installer;
 - reference bots play at least 100 hands of every game (Seven Card Stud, Stud
-  Hi-Lo, 7-A draw in three structures) through the table container, and the table
-  container is restarted in the middle of the run: the hands in progress are
-  voided and recorded (``ListHands``), their chips go back to where they were,
-  the ledger balances throughout, and play resumes at every table;
+  Hi-Lo, 7-A draw in three structures) through the gateway container to the table
+  container, and the table container is restarted in the middle of the run: the
+  hands in progress are voided and recorded (``ListHands``), their chips go back
+  to where they were, the ledger balances throughout, and play resumes at every
+  table, through the gateway, which followed the restart;
 - a restarted lobby container keeps its state (its SQLite file is on a volume).
+
+The gateway's own checks (a player through the door) are in ``test_gateway.py``.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from services.lobby.ring import VOIDED_AT_TAKEOVER, VOIDED_BY_TABLE
 from tests.support.typed_grpc import health_stub
 
 from .conftest import HANDS_AFTER_RESTART, HANDS_PER_TABLE, Run, StaffLobby, totals
-from .stack import SERVICES, UID, ContainerStack
+from .stack import CONTAINERS, GATEWAY, SERVICES, UID, ContainerStack, healthz
 
 # One worker runs every container test, against one set of containers (make test
 # runs pytest with --dist loadgroup).
@@ -49,6 +54,9 @@ def test_every_service_container_is_healthy(stack: ContainerStack) -> None:
         with stack.channel(name, name) as channel:  # mutual TLS, as itself
             reply = health_stub(channel).Check(health_pb2.HealthCheckRequest(), timeout=5)
         assert reply.status == health_pb2.HealthCheckResponse.SERVING, name
+    # The gateway: no internal port, no grpc.health.v1; /healthz on its one port.
+    assert healthz(stack.door, stack.pki.ca_file) == 200
+    for name in CONTAINERS:
         container = stack[name].wrapped
         container.reload()
         assert container.status == "running", name
@@ -58,7 +66,7 @@ def test_every_service_container_is_healthy(stack: ContainerStack) -> None:
 
 
 def test_containers_run_as_user_10001(stack: ContainerStack) -> None:
-    for name in SERVICES:
+    for name in CONTAINERS:
         container = stack[name].wrapped
         assert container.image.attrs["Config"]["User"] == f"{UID}:{UID}", name
         assert stack[name].exec("id", "-u") == (0, f"{UID}\n"), name
@@ -72,7 +80,7 @@ def test_containers_run_as_user_10001(stack: ContainerStack) -> None:
 
 
 def test_images_hold_no_build_tools(stack: ContainerStack) -> None:
-    for name in SERVICES:
+    for name in CONTAINERS:
         code, found = stack[name].exec(
             "sh", "-c", " ; ".join(f"command -v {tool}" for tool in BUILD_TOOLS) + " ; true"
         )
@@ -129,10 +137,13 @@ def test_the_table_restart_voids_the_hands_in_progress_and_restores_their_chips(
     assert voided_total >= 1
 
 
-def test_play_resumes_at_every_table_after_the_restart(run: Run) -> None:
+def test_play_resumes_at_every_table_after_the_restart(stack: ContainerStack, run: Run) -> None:
     assert run.outcome.reconnects > 0  # the bots' streams did go down
     for table_id, before in run.played_at_restart.items():
         assert run.played_end[table_id] >= before + HANDS_AFTER_RESTART, run.labels[table_id]
+    # Through the same gateway process: it followed the restarted table.
+    assert stack[GATEWAY].started_at() < stack["table"].started_at()
+    assert healthz(stack.door, stack.pki.ca_file) == 200
 
 
 def test_the_ledger_balances_before_after_the_restart_and_at_the_end(run: Run) -> None:
@@ -149,7 +160,7 @@ def test_a_restarted_lobby_container_keeps_its_state(
 ) -> None:
     before = totals(lobby)
     tables = {t: lobby.GetTable(lpb.GetTableRequest(table_id=t), timeout=10) for t in run.labels}
-    stack["lobby"].restart()
+    stack.restart("lobby")
     assert totals(lobby) == before
     for table_id, table in tables.items():
         assert lobby.GetTable(lpb.GetTableRequest(table_id=table_id), timeout=10) == table

@@ -3,11 +3,15 @@ service (read from the protos' ``access`` option, so a method added later is
 covered), the ways to call it that must be refused, and a room holding a hand in
 progress at each table to attack (the local room's processes or the containers,
 ``Endpoints``).  The tests are tests/system/security/test_trust_boundary.py and
-tests/system/containers/test_trust_boundary.py."""
+tests/system/containers/test_trust_boundary.py.  ``attack_the_door`` calls every
+internal method at the room's public door (the gateway), which serves the Room
+API only."""
 
 from __future__ import annotations
 
 import asyncio
+import struct
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -29,8 +33,10 @@ from poker.showdown.v1 import showdown_pb2
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
 from poker_wire.channels import player_credentials, service_credentials, staff_lobby
-from service_kit.identity import IDENTITIES
+from service_kit.identity import GATEWAY, IDENTITIES
 from service_kit.pki import Pki
+
+from .connect import ConnectClient
 
 # Which process serves each proto file's services.
 SERVED_BY = {
@@ -160,8 +166,24 @@ class HostileRoom:
         return World(totals, balances, stacks, hands)
 
 
-async def call(channel: grpc.aio.Channel, method: Internal, request: Any = None) -> grpc.StatusCode:
+async def call(
+    channel: grpc.aio.Channel,
+    method: Internal,
+    request: Any = None,
+    metadata: tuple[tuple[str, str], ...] | None = None,
+) -> grpc.StatusCode:
     """Call ``method`` with ``request`` (its default message) and return the status."""
+    return (await call_status(channel, method, request, metadata))[0]
+
+
+async def call_status(
+    channel: grpc.aio.Channel,
+    method: Internal,
+    request: Any = None,
+    metadata: tuple[tuple[str, str], ...] | None = None,
+) -> tuple[grpc.StatusCode, str]:
+    """Call ``method`` with ``request`` (its default message): the status and its
+    message."""
     request_type = message_factory.GetMessageClass(method.method.input_type)
     response_type = message_factory.GetMessageClass(method.method.output_type)
     body = request if request is not None else request_type()
@@ -176,7 +198,7 @@ async def call(channel: grpc.aio.Channel, method: Internal, request: Any = None)
             # No request is written: the refusal comes before the server reads
             # one, and a grpc.aio client write racing the server's end of the
             # stream is reported as INTERNAL by the client itself (grpc#36066).
-            batch_call = stream(timeout=5)
+            batch_call = stream(timeout=5, metadata=metadata)
             while await batch_call.read() is not grpc.aio.EOF:  # raises on a refusal
                 pass
         elif method.method.server_streaming:
@@ -185,7 +207,7 @@ async def call(channel: grpc.aio.Channel, method: Internal, request: Any = None)
                 request_serializer=request_type.SerializeToString,
                 response_deserializer=response_type.FromString,
             )
-            async for _ in server_stream(body, timeout=5):
+            async for _ in server_stream(body, timeout=5, metadata=metadata):
                 pass
         else:
             unary = channel.unary_unary(
@@ -193,10 +215,10 @@ async def call(channel: grpc.aio.Channel, method: Internal, request: Any = None)
                 request_serializer=request_type.SerializeToString,
                 response_deserializer=response_type.FromString,
             )
-            await unary(body, timeout=5)
+            await unary(body, timeout=5, metadata=metadata)
     except grpc.aio.AioRpcError as error:
-        return error.code()
-    return grpc.StatusCode.OK
+        return error.code(), error.details() or ""
+    return grpc.StatusCode.OK, ""
 
 
 async def hold_hands(endpoints: Endpoints) -> HostileRoom:
@@ -220,9 +242,12 @@ async def hold_hands(endpoints: Endpoints) -> HostileRoom:
     raise AssertionError("the tables never dealt a hand")
 
 
-async def attack_every_internal_method(hostile: HostileRoom) -> list[str]:
+async def attack_every_internal_method(
+    hostile: HostileRoom, tried: Counter[str] | None = None
+) -> list[str]:
     """Every internal method, every way it must be refused; what was not refused
-    as it must be.  The room must be unchanged after."""
+    as it must be.  The room must be unchanged after.  ``tried`` counts the
+    methods called as each identity."""
     before = await hostile.world()
     wrong: list[str] = []
     for method in INTERNAL:
@@ -247,6 +272,8 @@ async def attack_every_internal_method(hostile: HostileRoom) -> list[str]:
                 continue
             async with hostile.internal_channel(method.process, identity) as channel:
                 code = await call(channel, method)
+            if tried is not None:
+                tried[identity] += 1
             if code != grpc.StatusCode.PERMISSION_DENIED:
                 wrong.append(f"{method} as {identity}: {code.name}")
     after = await hostile.world()
@@ -260,12 +287,10 @@ def lobby_public(hostile: HostileRoom) -> grpc.aio.Channel:
     return channel
 
 
-async def chip_rewrite_attack(hostile: HostileRoom) -> None:
-    """The attack of the outside test: FinishHand for the live hand (its id from
-    the table's public ListTables) with final stacks that move 5,000 chips from
-    one player to another.  Refused for a player, a stranger and every identity
-    but the table's, and the ledger, the balances and the stacks stay."""
-    before = await hostile.world()
+async def forged_finish(hostile: HostileRoom, before: World) -> lpb.FinishHandRequest:
+    """FinishHand for the live hand of the first table (its id from the table's
+    public ListTables) with final stacks that move 5,000 chips from one player to
+    another."""
     table = hostile.room.tables[0]
     hand_id = before.hands[table.table_id]
     assert hand_id, "no hand in progress to attack"
@@ -282,7 +307,21 @@ async def chip_rewrite_attack(hostile: HostileRoom) -> None:
         request.final_stacks.add(
             seat=seat.seat, player_id=seat.player_id, stack=forged[seat.player_id]
         )
-    finish = next(m for m in INTERNAL if m.path == "/poker.lobby.v1.LobbyHands/FinishHand")
+    return request
+
+
+FINISH_HAND = next(m for m in INTERNAL if m.path == "/poker.lobby.v1.LobbyHands/FinishHand")
+
+
+async def chip_rewrite_attack(hostile: HostileRoom) -> None:
+    """The attack of the outside test: FinishHand for the live hand (its id from
+    the table's public ListTables) with final stacks that move 5,000 chips from
+    one player to another.  Refused for a player, a stranger and every identity
+    but the table's, and the ledger, the balances and the stacks stay."""
+    before = await hostile.world()
+    table = hostile.room.tables[0]
+    request = await forged_finish(hostile, before)
+    finish = FINISH_HAND
     async with lobby_public(hostile) as channel:
         assert await call(channel, finish, request) == grpc.StatusCode.UNAUTHENTICATED
     for way in ("no certificate", "plaintext"):
@@ -319,3 +358,69 @@ async def self_grant_attack(hostile: HostileRoom) -> None:
         assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
         assert "operator" in (refused.value.details() or "")
     assert (await hostile.world()).totals == before.totals
+
+
+async def gateway_grant_attack(hostile: HostileRoom) -> None:
+    """The door's own identity is no operator: RegisterPlayer with a balance as
+    ``gateway`` on the lobby's internal port is refused and registers nobody (a
+    compromised door cannot print chips)."""
+    before = await hostile.world()
+    async with hostile.internal_channel("lobby", GATEWAY) as channel:
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await lobby_pb2_grpc.LobbyStub(channel).RegisterPlayer(
+                lpb.RegisterPlayerRequest(name="mallory", initial_balance=10**9)
+            )
+    assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert (await hostile.world()).totals == before.totals
+
+
+# What the door answers a gRPC call of a method it does not serve: an HTTP 404
+# (connectrpc's), which grpc reports as UNIMPLEMENTED in its own words; no gRPC
+# status, no message of the room's, no identity looked at.
+DOOR_UNKNOWN_METHOD = (grpc.StatusCode.UNIMPLEMENTED, "Received http2 header with status: 404")
+
+
+async def attack_the_door(hostile: HostileRoom, door: str) -> list[str]:
+    """Every internal method at the room's public door (``door``: the gateway's
+    address), which serves the Room API only:
+
+    * over gRPC (HTTP/2), with no credential and with a seated player's, each on
+      a connection of its own (a 404 leaves its connection unusable:
+      test_door_connections.py): DOOR_UNKNOWN_METHOD;
+    * over HTTP/1.1 in Connect JSON and in gRPC-Web, as a browser would post
+      it: HTTP 404, nothing else;
+    * the forged FinishHand of the chip-rewrite attack the same way;
+
+    and the room is unchanged after.  What was answered otherwise is returned."""
+    before = await hostile.world()
+    seat = hostile.room.tables[0].seats[0]
+    credential = f"{seat.player_id}.{seat.token}"
+    forged = await forged_finish(hostile, before)
+    web = ConnectClient(door, str(hostile.pki.ca_file))
+    wrong: list[str] = []
+    attacks = [(m, None) for m in INTERNAL] + [(FINISH_HAND, forged)]
+    for method, request in attacks:
+        for metadata in (None, (("authorization", f"Bearer {credential}"),)):
+            channel = grpc.aio.secure_channel(door, player_credentials(hostile.pki.ca_file))
+            async with channel:
+                answer = await call_status(channel, method, request, metadata)
+            if answer != DOOR_UNKNOWN_METHOD:
+                who = "a player" if metadata else "no credential"
+                wrong.append(f"{method} at the door over gRPC, {who}: {answer}")
+        body = b"" if request is None else request.SerializeToString()
+        for content_type, data in (
+            ("application/json", b"{}"),
+            ("application/grpc-web+proto", struct.pack(">BI", 0, len(body)) + body),
+        ):
+            response = await web.post(
+                method.path, content_type, data, authorization=f"Bearer {credential}"
+            )
+            try:
+                reply = await response.body.read_all()
+            finally:
+                await response.close()
+            if response.status != 404 or reply:
+                wrong.append(f"{method} at the door, {content_type}: {response.status} {reply!r}")
+    after = await hostile.world()
+    assert after == before, "a call at the door changed the room"
+    return wrong

@@ -5,6 +5,15 @@ alternating between DELIVERY_EVERY_EVENT and DELIVERY_ON_TURN), a spectator Watc
 stream per table, GetState snapshots of every seat taken in the middle of hands,
 and, after the play, every hand history as each kind of viewer gets it.  Busted
 players stand up and buy in again, so all-ins happen and the table keeps going.
+
+``via="door"`` plays the same tables through the room's door (the gateway) with
+every kind of client it serves: the seats take turns between Play
+(DELIVERY_EVERY_EVENT, DELIVERY_ON_TURN), Follow + Act over gRPC and Follow + Act
+in Connect JSON over HTTP/1.1 (a browser); each table has a spectator watching
+over gRPC and one in Connect JSON; the players sit, stand, take GetState and
+read their hand histories through the door too.  Only the test's own
+bookkeeping (is the table idle yet? did a busted player leave?) asks the
+services directly.
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ import asyncio
 import json
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 from grpc import aio
@@ -20,19 +30,28 @@ from grpc import aio
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1.lobby_pb2_grpc import LobbyStub
+from poker.room.v1 import room_pb2 as rpb
+from poker.room.v1.room_pb2_grpc import RoomStub
 from poker.table.v1 import table_pb2 as pb
 from poker.table.v1.table_pb2_grpc import TableServiceStub
 
+from .connect import ConnectClient
 from .room import (
     WAIT_S,
+    Follower,
     OwnCards,
     Player,
     Room,
     Spectator,
     Stream,
     Tendencies,
+    Via,
+    bearer,
     random_action,
 )
+
+# The seats' clients through the door, in turn (a 4-player table has one of each).
+DOOR_SEATS = ("play every event", "play on turn", "follow", "follow in Connect JSON")
 
 
 @dataclass
@@ -52,8 +71,8 @@ class TableRecord:
     table_id: str
     plan: TablePlan
     players: list[Player]
-    streams: list[Stream] = field(default_factory=list)
-    spectator: Spectator | None = None
+    streams: list[Stream | Follower] = field(default_factory=list)
+    spectators: list[Spectator] = field(default_factory=list)
     # (player, snapshot) taken with GetState while a hand was in progress
     snapshots: list[tuple[Player, pb.Snapshot]] = field(default_factory=list)
     # (viewer or None for the public, the viewer's label, history)
@@ -63,36 +82,87 @@ class TableRecord:
     rebuys: int = 0
 
 
+class Door:
+    """The room's door as the players' clients have it: each player (and the
+    table's spectator, ``watcher``) on a connection of their own, as people on
+    their own devices are (gRPC over HTTP/2, ``channel``; Connect JSON over
+    HTTP/1.1, ``connect``, a connection a call)."""
+
+    def __init__(self, room: Room, watcher: Player) -> None:
+        self._room = room
+        self.watcher = watcher
+        self.connect: ConnectClient = room.door_connect()
+        self._channels: dict[str, aio.Channel] = {}
+
+    def channel(self, player: Player) -> aio.Channel:
+        channel = self._channels.get(player.player_id)
+        if channel is None:
+            channel = self._channels[player.player_id] = self._room.door_channel()
+        return channel
+
+    def room(self, player: Player) -> Any:
+        """The Room stub on ``player``'s connection."""
+        return RoomStub(self.channel(player))
+
+    async def close(self) -> None:
+        for channel in self._channels.values():
+            await channel.close()
+
+
 class _Table:
-    """The async driver of one table."""
+    """The async driver of one table (through ``door``, or directly)."""
 
     def __init__(
         self,
-        channel: aio.Channel,
+        table_channel: aio.Channel,
         lobby_channel: aio.Channel,
         record: TableRecord,
         rng: random.Random,
         snapshot_rate: float,
+        door: Door | None = None,
     ) -> None:
-        self.channel = channel
+        self.channel = table_channel
         self.record = record
         self.rng = rng
         self.snapshot_rate = snapshot_rate
         self.lobby = LobbyStub(lobby_channel)
-        self.table = TableServiceStub(channel)
+        self.table = TableServiceStub(table_channel)
+        self.door = door
         self.finished: set[str] = set()
         self.enough = asyncio.Event()
         self.stopping = False
         self.rebuys: list[asyncio.Task[None]] = []
 
+    def _open(self, k: int, player: Player) -> Stream | Follower:
+        """The k-th seat's stream: Play directly (deliveries alternating), or the
+        door's clients in turn (DOOR_SEATS)."""
+        deliveries = (pb.DELIVERY_EVERY_EVENT, pb.DELIVERY_ON_TURN)
+        table_id = self.record.table_id
+        if self.door is None:
+            return Stream(self.channel, player, table_id, deliveries[k % 2])
+        kind = DOOR_SEATS[k % len(DOOR_SEATS)]
+        channel = self.door.channel(player)
+        if kind.startswith("play"):
+            return Stream(channel, player, table_id, deliveries[k % 2], via="door")
+        connect = self.door.connect if kind.endswith("JSON") else None
+        return Follower(channel, player, table_id, connect=connect)
+
     async def run(self) -> None:
         rec = self.record
-        rec.spectator = Spectator(self.channel, rec.table_id)
-        deliveries = (pb.DELIVERY_EVERY_EVENT, pb.DELIVERY_ON_TURN)
+        if self.door is None:
+            rec.spectators.append(Spectator(self.channel, rec.table_id))
+        else:
+            watcher = self.door.watcher
+            for connect in (None, self.door.connect):
+                rec.spectators.append(
+                    Spectator(
+                        self.door.channel(watcher), rec.table_id, viewer=watcher, connect=connect
+                    )
+                )
         loops = []
         joined = []
         for i, player in enumerate(rec.players):
-            stream = Stream(self.channel, player, rec.table_id, deliveries[i % 2])
+            stream = self._open(i, player)
             rec.streams.append(stream)
             joined.append(asyncio.Event())
             loops.append(asyncio.create_task(self._seat(stream, joined[-1])))
@@ -113,7 +183,8 @@ class _Table:
         for stream in rec.streams:
             await stream.close()
         await asyncio.gather(*loops)
-        await rec.spectator.close()
+        for spectator in rec.spectators:
+            await spectator.close()
 
     async def _stalled(self) -> str:
         """Why the table did not play its hands: for the failure message."""
@@ -121,16 +192,28 @@ class _Table:
         info = await self.lobby.GetTable(lpb.GetTableRequest(table_id=rec.table_id), timeout=5)
         listed = await self.table.ListTables(pb.ListTablesRequest(), timeout=5)
         summary = [t for t in listed.tables if t.table_id == rec.table_id]
-        last = rec.spectator.messages[-5:] if rec.spectator else []
+        last = rec.spectators[0].messages[-5:] if rec.spectators else []
         failed = [t.exception() for t in self.rebuys if t.done() and t.exception()]
+        seats = [
+            f"{s.player.name} ({s.via}): {len(s.messages)} messages, error {s.error!r}, "
+            f"refused {s.refused}, last {s.messages[-1:]}"
+            for s in rec.streams
+        ]
         return (
             f"{rec.plan.name}: {len(self.finished)} hands finished of {rec.plan.hands}\n"
             f"lobby: {info}\ntable: {summary}\nrebuys failed: {failed}\n"
-            f"last spectator events: {last}"
+            f"last spectator events: {last}\nseats:\n" + "\n".join(seats)
         )
 
     async def _stand(self, player: Player) -> None:
         try:
+            if self.door is not None:
+                await self.door.room(player).StandUp(
+                    rpb.StandUpRequest(table_id=self.record.table_id),
+                    metadata=bearer(player.credential),
+                    timeout=5,
+                )
+                return
             await self.lobby.StandUp(
                 lpb.StandUpRequest(
                     player_id=player.player_id, token=player.token, table_id=self.record.table_id
@@ -151,13 +234,20 @@ class _Table:
             if not info.occupied and not busy:
                 return
             await asyncio.sleep(0.05)
-        raise AssertionError(f"table {tid} did not stop")
+        raise AssertionError(f"table {tid} did not stop: {await self._stalled()}")
 
     async def _snapshots(self) -> None:
         """GetState for every seat of the table, now (a hand is in progress)."""
         rec = self.record
 
         async def one(p: Player) -> tuple[Player, pb.Snapshot]:
+            if self.door is not None:
+                snap = await self.door.room(p).GetState(
+                    rpb.GetStateRequest(table_id=rec.table_id),
+                    metadata=bearer(p.credential),
+                    timeout=5,
+                )
+                return p, snap
             snap = await self.table.GetState(
                 pb.GetStateRequest(table_id=rec.table_id, player_id=p.player_id, token=p.token),
                 timeout=5,
@@ -167,6 +257,13 @@ class _Table:
         rec.snapshots.extend(await asyncio.gather(*(one(p) for p in rec.players)))
 
     async def _sit(self, player: Player) -> None:
+        if self.door is not None:
+            await self.door.room(player).SitDown(
+                rpb.SitDownRequest(table_id=self.record.table_id, buy_in=self.record.plan.buy_in),
+                metadata=bearer(player.credential),
+                timeout=5,
+            )
+            return
         await self.lobby.SitDown(
             lpb.SitDownRequest(
                 player_id=player.player_id,
@@ -191,7 +288,7 @@ class _Table:
             await self._sit(player)
             self.record.rebuys += 1
 
-    async def _seat(self, stream: Stream, joined: asyncio.Event) -> None:
+    async def _seat(self, stream: Stream | Follower, joined: asyncio.Event) -> None:
         rec = self.record
         pid = stream.player.player_id
         own = OwnCards()
@@ -228,24 +325,66 @@ class _Table:
 
 
 async def _play(
-    room: Room, records: list[TableRecord], rng: random.Random, snapshot_rate: float
+    room: Room,
+    records: list[TableRecord],
+    rng: random.Random,
+    snapshot_rate: float,
+    via: Via,
+    watchers: list[Player],
 ) -> None:
+    doors: list[Door | None] = [Door(room, watcher) for watcher in watchers]
+    doors += [None] * (len(records) - len(doors))  # direct: no door, no watcher
     async with (
         room.stack["table"].player_channel() as table_channel,
         room.stack["lobby"].player_channel() as lobby_channel,
     ):
         drivers = [
-            _Table(table_channel, lobby_channel, rec, random.Random(rng.random()), snapshot_rate)
-            for rec in records
+            _Table(
+                table_channel,
+                lobby_channel,
+                rec,
+                random.Random(rng.random()),
+                snapshot_rate,
+                door,
+            )
+            for rec, door in zip(records, doors, strict=True)
         ]
-        await asyncio.gather(*(d.run() for d in drivers))
+        try:
+            await asyncio.gather(*(d.run() for d in drivers))
+        finally:
+            for door in doors:
+                if door is not None:
+                    await door.close()
+
+
+async def _door_histories(
+    room: Room, wanted: list[tuple[str, Player | None]]
+) -> list[list[pb.HandHistory]]:
+    """GetHandHistory at the door for each (table, viewer): with the viewer's
+    credential, or none (the public)."""
+    got: list[list[pb.HandHistory]] = []
+    async with room.door_channel() as channel:
+        for table_id, viewer in wanted:
+            reply = await RoomStub(channel).GetHandHistory(
+                rpb.GetHandHistoryRequest(table_id=table_id, limit=100),
+                metadata=bearer(viewer.credential) if viewer else None,
+                timeout=10,
+            )
+            got.append(list(reply.hands))
+    return got
 
 
 def play_tables(
-    room: Room, plans: list[TablePlan], *, seed: int, snapshot_rate: float = 0.1
+    room: Room,
+    plans: list[TablePlan],
+    *,
+    seed: int,
+    snapshot_rate: float = 0.1,
+    via: Via = "direct",
 ) -> list[TableRecord]:
-    """Create, seat and play every planned table; then fetch every hand history as
-    the public, each participant and a non-participant see it."""
+    """Create, seat and play every planned table (``via`` the table's own port or
+    the door); then fetch every hand history as the public, each participant and
+    a non-participant see it, the same way."""
     rng = random.Random(seed)
     records: list[TableRecord] = []
     for k, plan in enumerate(plans):
@@ -254,27 +393,36 @@ def play_tables(
         )
         players = [room.register(f"sec-{k}-{i}") for i in range(plan.players)]
         records.append(TableRecord(table_id, plan, players))
+    # Through the door, each table's spectators watch as a player of their own.
+    watchers = (
+        [room.register(f"sec-{k}-watcher") for k in range(len(plans))] if via == "door" else []
+    )
     try:
-        asyncio.run(_play(room, records, rng, snapshot_rate))
+        asyncio.run(_play(room, records, rng, snapshot_rate, via, watchers))
     except AssertionError as error:
         raise AssertionError(f"{error}\n{service_trouble(room)}") from None
     outsider = room.register("sec-outsider")
+    wanted: list[tuple[TableRecord, Player | None, str]] = []
     for k, rec in enumerate(records):
         other = records[(k + 1) % len(records)].players[0]
         viewers: list[tuple[Player | None, str]] = [(None, "public"), (outsider, "outsider")]
         if other not in rec.players:
             viewers.append((other, "other-table player"))
         viewers += [(p, "participant") for p in rec.players]
-        for viewer, label in viewers:
-            for history in room.history(rec.table_id, viewer, limit=100):
-                rec.histories.append((viewer, label, history))
+        wanted += [(rec, viewer, label) for viewer, label in viewers]
+    if via == "door":
+        got = asyncio.run(_door_histories(room, [(r.table_id, v) for r, v, _ in wanted]))
+    else:
+        got = [room.history(r.table_id, v, limit=100) for r, v, _ in wanted]
+    for (rec, viewer, label), hands in zip(wanted, got, strict=True):
+        rec.histories += [(viewer, label, history) for history in hands]
     return records
 
 
 def service_trouble(room: Room) -> str:
     """The services' warnings, errors and non-JSON output (for failure messages)."""
     lines = []
-    for name in ("table", "lobby", "dealer", "betting", "showdown"):
+    for name in ("table", "lobby", "dealer", "betting", "showdown", "gateway"):
         for line in room.stack[name].lines:
             try:
                 record = json.loads(line)

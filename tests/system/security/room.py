@@ -2,8 +2,16 @@
 
 Everything goes over real gRPC on loopback to a ``devroom.stack.Stack``.  The sync
 half (``Room``) registers players, creates tables and seats them; the async half
-(``Seat``, ``Spectator``) holds one table stream each and records every message
-it receives, so the leak scan can look at exactly what went over the wire.
+(``Stream``, ``Follower``, ``Spectator``) holds one table stream each and records
+every message it receives, so the leak scan can look at exactly what went over
+the wire.
+
+A stream goes ``direct`` (the table service's own public port, the player's token
+in the Join) or through the ``door`` (the gateway's ``poker.room.v1.Room``, the
+player's credential as the bearer): the same checks run on both (``VIAS``).
+Through the door a seat may also follow its events without an upward half
+(``Follower``: Room.Follow and Room.Act, over gRPC or, as a browser does, in
+Connect JSON over HTTP/1.1, ``connect.ConnectClient``).
 """
 
 from __future__ import annotations
@@ -11,9 +19,9 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import grpc
 from grpc import aio
@@ -22,6 +30,8 @@ from devroom.stack import Stack
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1.lobby_pb2_grpc import LobbyHandsStub, LobbyOperatorStub, LobbyStub
+from poker.room.v1 import room_pb2 as rpb
+from poker.room.v1.room_pb2_grpc import RoomStub
 from poker.table.v1 import table_pb2 as pb
 from poker.table.v1.table_pb2_grpc import (
     TableAuditStub,
@@ -30,6 +40,8 @@ from poker.table.v1.table_pb2_grpc import (
 )
 from poker_wire.channels import Stubs
 from tests.support.stacks import public_channel
+
+from .connect import ConnectCallError, ConnectClient
 
 AUDIT_TOKEN = "security-audit-token"
 STACK_ENV = {
@@ -42,6 +54,9 @@ STACK_ENV = {
     },
 }
 WAIT_S = 30.0  # a guard against hangs, never an assertion on speed
+
+Via = Literal["direct", "door"]
+VIAS: tuple[Via, ...] = ("direct", "door")  # the table's own port; the gateway
 
 STUD = common.GameConfig(game=common.GAME_STUD, ante=25, bring_in=50, small_bet=100, big_bet=200)
 STUD_HILO = common.GameConfig(
@@ -57,6 +72,16 @@ class Player:
     player_id: str
     token: str
     name: str
+
+    @property
+    def credential(self) -> str:
+        """What Room.Register returns: the bearer credential at the door."""
+        return f"{self.player_id}.{self.token}"
+
+
+def bearer(credential: str) -> tuple[tuple[str, str]]:
+    """The call metadata carrying a door credential."""
+    return (("authorization", f"Bearer {credential}"),)
 
 
 class Room:
@@ -91,6 +116,18 @@ class Room:
     def close(self) -> None:
         for channel in self._channels:
             channel.close()
+
+    def door_channel(self, options: Any = ()) -> aio.Channel:
+        """A player's channel to the room's door (the gateway): Room over gRPC, on
+        a connection of its own that its close ends (grpc shares connections
+        between channels otherwise, and keeps them past a channel's close)."""
+        own = (("grpc.use_local_subchannel_pool", 1), *options)
+        return self.stack["gateway"].player_channel(options=own)
+
+    def door_connect(self) -> ConnectClient:
+        """The door as a browser calls it: Connect JSON over HTTP/1.1."""
+        assert self.stack.pki is not None
+        return ConnectClient(self.stack.gateway_target, str(self.stack.pki.ca_file))
 
     def register(self, name: str, balance: int = 1_000_000) -> Player:
         reply = self.staff.RegisterPlayer(
@@ -188,58 +225,30 @@ def events_of(event: pb.TableEvent) -> Iterator[pb.TableEvent]:
 # ---------------------------------------------------------------- streams
 
 
-class Stream:
-    """One Play stream of one player: send messages, read (and keep) every event."""
+class Recording:
+    """The messages of one stream a client holds, every one as received, and its
+    events one by one (``next_event``, ``wait_for``)."""
 
-    def __init__(
-        self, channel: aio.Channel, player: Player, table_id: str, delivery: int, token: str = ""
-    ) -> None:
+    def __init__(self, player: Player, table_id: str) -> None:
         self.player = player
         self.table_id = table_id
-        self.delivery = delivery
         self.messages: list[pb.TableEvent] = []  # every message received, as received
-        self._out: asyncio.Queue[pb.PlayerMessage | None] = asyncio.Queue()
+        self.error: grpc.RpcError | ConnectCallError | None = None  # how the stream ended
+        # Unary answers the door refused (Follower.act): "action_seq: CODE message".
+        self.refused: list[str] = []
         self._events: asyncio.Queue[pb.TableEvent | None] = asyncio.Queue()
-        self.error: grpc.RpcError | None = None
         self._unclaimed: list[pb.TableEvent] = []
-        stub = TableServiceStub(channel)
-        join = pb.Join(
-            table_id=table_id,
-            player_id=player.player_id,
-            token=token or player.token,
-            delivery=delivery,  # type: ignore[arg-type]
-        )
-        self._out.put_nowait(pb.PlayerMessage(join=join))
-        self.call: Any = stub.Play(self._requests())
-        self._reader = asyncio.create_task(self._read())
 
-    async def _requests(self) -> AsyncIterator[pb.PlayerMessage]:
-        while True:
-            msg = await self._out.get()
-            if msg is None:
-                return
-            yield msg
-
-    async def _read(self) -> None:
+    async def _record(self, source: AsyncIterable[pb.TableEvent]) -> None:
         try:
-            async for message in self.call:
+            async for message in source:
                 self.messages.append(message)
                 for event in events_of(message):
                     self._events.put_nowait(event)
-        except grpc.RpcError as error:
+        except (grpc.RpcError, ConnectCallError) as error:
             self.error = error
         finally:
             self._events.put_nowait(None)
-
-    def send(self, msg: pb.PlayerMessage) -> None:
-        self._out.put_nowait(msg)
-
-    def act(self, hand_id: str, action_seq: int, action: common.Action) -> None:
-        self.send(
-            pb.PlayerMessage(
-                action=pb.PlayerAction(hand_id=hand_id, action_seq=action_seq, action=action)
-            )
-        )
 
     async def next_event(self) -> pb.TableEvent | None:
         """The next event (None: the stream ended)."""
@@ -259,6 +268,55 @@ class Stream:
                 return event
             self._unclaimed.append(event)
 
+
+class Stream(Recording):
+    """One Play stream of one player: send messages, read (and keep) every event.
+
+    ``direct``: the table's Play, the token in the Join; ``door``: the Room's Play,
+    the credential (``token`` in place of the player's own) as the bearer and a
+    Join naming only the table and the delivery."""
+
+    def __init__(
+        self,
+        channel: aio.Channel,
+        player: Player,
+        table_id: str,
+        delivery: int,
+        token: str = "",
+        via: Via = "direct",
+    ) -> None:
+        super().__init__(player, table_id)
+        self.delivery = delivery
+        self.via = via
+        self._out: asyncio.Queue[pb.PlayerMessage | None] = asyncio.Queue()
+        join = pb.Join(table_id=table_id, delivery=delivery)  # type: ignore[arg-type]
+        if via == "door":
+            self.call: Any = RoomStub(channel).Play(
+                self._requests(), metadata=bearer(f"{player.player_id}.{token or player.token}")
+            )
+        else:
+            join.player_id, join.token = player.player_id, token or player.token
+            self.call = TableServiceStub(channel).Play(self._requests())
+        self._out.put_nowait(pb.PlayerMessage(join=join))
+        self._reader = asyncio.create_task(self._record(self.call))
+
+    async def _requests(self) -> AsyncIterator[pb.PlayerMessage]:
+        while True:
+            msg = await self._out.get()
+            if msg is None:
+                return
+            yield msg
+
+    def send(self, msg: pb.PlayerMessage) -> None:
+        self._out.put_nowait(msg)
+
+    def act(self, hand_id: str, action_seq: int, action: common.Action) -> None:
+        self.send(
+            pb.PlayerMessage(
+                action=pb.PlayerAction(hand_id=hand_id, action_seq=action_seq, action=action)
+            )
+        )
+
     async def close(self) -> None:
         self._out.put_nowait(None)
         try:
@@ -267,24 +325,117 @@ class Stream:
             self.call.cancel()
 
 
-class Spectator:
-    """A Watch stream, recording every message."""
+class Follower(Recording):
+    """A seat through the door without a stream's upward half, as a browser plays:
+    Room.Follow for its events (a Snapshot, then one event a message) and the
+    unary Room.Act for its turns; over gRPC, or in Connect JSON over HTTP/1.1
+    (``connect``).  A refused Act is kept in ``refused``."""
 
-    def __init__(self, channel: aio.Channel, table_id: str) -> None:
-        self.table_id = table_id
-        self.messages: list[pb.TableEvent] = []
-        self.call: Any = TableServiceStub(channel).Watch(pb.WatchRequest(table_id=table_id))
-        self._reader = asyncio.create_task(self._read())
+    delivery = pb.DELIVERY_EVERY_EVENT
 
-    async def _read(self) -> None:
+    def __init__(
+        self,
+        channel: aio.Channel,
+        player: Player,
+        table_id: str,
+        connect: ConnectClient | None = None,
+    ) -> None:
+        super().__init__(player, table_id)
+        self.via: str = "door, Connect JSON over HTTP/1.1" if connect else "door"
+        self._room = RoomStub(channel)
+        self._connect = connect
+        self._acts: list[asyncio.Task[None]] = []
+        request = rpb.FollowRequest(table_id=table_id)
+        source: AsyncIterable[pb.TableEvent]
+        self._call: Any = None
+        if connect is None:
+            source = self._call = self._room.Follow(request, metadata=bearer(player.credential))
+        else:
+            source = connect.stream(
+                "Follow", request, pb.TableEvent, authorization=f"Bearer {player.credential}"
+            )
+        self._reader = asyncio.create_task(self._record(source))
+
+    def act(self, hand_id: str, action_seq: int, action: common.Action) -> None:
+        self._acts.append(asyncio.create_task(self._act(hand_id, action_seq, action)))
+
+    async def _act(self, hand_id: str, action_seq: int, action: common.Action) -> None:
+        request = rpb.ActRequest(
+            table_id=self.table_id, hand_id=hand_id, action_seq=action_seq, action=action
+        )
         try:
-            async for message in self.call:
-                self.messages.append(message)
-        except grpc.RpcError:
-            pass
+            if self._connect is None:
+                answer = await self._room.Act(
+                    request, metadata=bearer(self.player.credential), timeout=WAIT_S
+                )
+            else:
+                answer = await self._connect.unary(
+                    "Act",
+                    request,
+                    rpb.ActResponse,
+                    authorization=f"Bearer {self.player.credential}",
+                )
+            assert (answer.hand_id, answer.action_seq) == (hand_id, action_seq), answer
+        except (grpc.aio.AioRpcError, ConnectCallError) as error:
+            self.refused.append(f"{action_seq}: {error.code().name} {error.details()}")
 
     async def close(self) -> None:
-        self.call.cancel()
+        await asyncio.gather(*self._acts)
+        if self._call is not None:
+            self._call.cancel()
+        self._reader.cancel()
+        await asyncio.gather(self._reader, return_exceptions=True)
+
+
+class Spectator:
+    """A Watch stream, recording every message: the table's Watch (``direct``), or
+    the Room's, as ``viewer`` (the door asks for a credential), over gRPC or in
+    Connect JSON over HTTP/1.1 (``connect``)."""
+
+    def __init__(
+        self,
+        channel: aio.Channel,
+        table_id: str,
+        *,
+        viewer: Player | None = None,
+        connect: ConnectClient | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.messages: list[pb.TableEvent] = []
+        self.error: grpc.RpcError | ConnectCallError | None = None
+        source: AsyncIterable[pb.TableEvent]
+        self._call: Any = None
+        if viewer is None:
+            self.via = "direct"
+            source = self._call = TableServiceStub(channel).Watch(
+                pb.WatchRequest(table_id=table_id)
+            )
+        elif connect is None:
+            self.via = "door"
+            source = self._call = RoomStub(channel).Watch(
+                rpb.WatchRequest(table_id=table_id), metadata=bearer(viewer.credential)
+            )
+        else:
+            self.via = "door, Connect JSON over HTTP/1.1"
+            source = connect.stream(
+                "Watch",
+                rpb.WatchRequest(table_id=table_id),
+                pb.TableEvent,
+                authorization=f"Bearer {viewer.credential}",
+            )
+        self._reader = asyncio.create_task(self._read(source))
+
+    async def _read(self, source: AsyncIterable[pb.TableEvent]) -> None:
+        try:
+            async for message in source:
+                self.messages.append(message)
+        except (grpc.RpcError, ConnectCallError) as error:
+            self.error = error
+
+    async def close(self) -> None:
+        if self._call is not None:
+            self._call.cancel()
+        self._reader.cancel()
         await asyncio.gather(self._reader, return_exceptions=True)
 
 
@@ -444,13 +595,17 @@ async def open_duel(
     name: str,
     buy_in: int = 10_000,
     deliveries: tuple[int, int] = (pb.DELIVERY_EVERY_EVENT, pb.DELIVERY_ON_TURN),
+    via: Via = "direct",
 ) -> Duel:
-    """Two players, their streams open, seated; returns once someone must act.
+    """Two players, their streams open (on ``channel``: the table's port, or the
+    door's with ``via="door"``), seated; returns once someone must act.
 
     The action clock is long (60 s) so that nothing moves unless a test acts."""
     table_id = room.create_table(name, config, 2, min_buy_in=buy_in, clock_ms=60_000)
     players = [room.register(f"{name} {k}") for k in range(2)]
-    streams = [Stream(channel, p, table_id, d) for p, d in zip(players, deliveries, strict=True)]
+    streams = [
+        Stream(channel, p, table_id, d, via=via) for p, d in zip(players, deliveries, strict=True)
+    ]
     for stream in streams:
         await stream.wait_for("snapshot")
     for player in players:

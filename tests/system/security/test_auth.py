@@ -6,6 +6,10 @@ PERMISSION_DENIED; an action is only taken from the acting seat's own
 authenticated stream (a PlayerAction names no seat or player, so the stream is
 the identity); the auditor's deck reveal needs the audit token, and no token at
 all reveals a hand still in progress (G4).
+
+The checks that are the same through the room's door (the gateway) run there
+too (``via``); the door's own rules for its bearer credential are in
+test_auth_door.py.
 """
 
 from __future__ import annotations
@@ -19,10 +23,12 @@ import grpc
 import pytest
 
 from poker.common.v1 import common_pb2 as common
+from poker.room.v1 import room_pb2 as rpb
+from poker.room.v1.room_pb2_grpc import RoomStub
 from poker.table.v1 import table_pb2 as pb
 from poker.table.v1.table_pb2_grpc import TableServiceStub
 
-from .room import AUDIT_TOKEN, STUD, Player, Room, Stream, open_duel
+from .room import AUDIT_TOKEN, STUD, VIAS, Player, Room, Stream, Via, bearer, open_duel
 
 DENIED = grpc.StatusCode.PERMISSION_DENIED
 
@@ -99,20 +105,23 @@ def test_player_action_names_no_seat_or_player() -> None:
     assert [f.name for f in common.Action.DESCRIPTOR.fields] == ["kind", "amount", "cards"]
 
 
-def test_only_the_seat_to_act_can_act_on_its_own_stream__G4(room: Room) -> None:
+@pytest.mark.parametrize("via", VIAS)
+def test_only_the_seat_to_act_can_act_on_its_own_stream__G4(room: Room, via: Via) -> None:
     """The other seat, and a player who is not seated, answering the acting seat's
     turn (its hand_id and action_seq) are refused; the turn is untouched and its
     owner's answer is then applied.  (G4 too: the deck of the hand in progress is
-    revealed to nobody, not even with the audit token.)"""
+    revealed to nobody, not even with the audit token.)  Through the door, also
+    with Room.Act, which acts for the bearer's seat only: FAILED_PRECONDITION."""
 
     async def scenario() -> None:
-        async with room.stack["table"].player_channel() as channel:
-            duel = await open_duel(room, channel, STUD, name="sec auth duel")
+        channel = room.door_channel() if via == "door" else room.stack["table"].player_channel()
+        async with channel:
+            duel = await open_duel(room, channel, STUD, name=f"sec auth duel {via}", via=via)
             k = duel.to_act()
             actor, other = duel.streams[k], duel.streams[1 - k]
             turn = await actor.wait_for("your_turn")
             stranger = room.register("auth stranger")
-            watcher = Stream(channel, stranger, duel.table_id, pb.DELIVERY_EVERY_EVENT)
+            watcher = Stream(channel, stranger, duel.table_id, pb.DELIVERY_EVERY_EVENT, via=via)
             await watcher.wait_for("snapshot")
             before = duel.frozen()
             answer = common.Action(kind=common.ACTION_KIND_BRING_IN)
@@ -121,6 +130,18 @@ def test_only_the_seat_to_act_can_act_on_its_own_stream__G4(room: Room) -> None:
                 rejected = (await stream.wait_for("action_rejected")).action_rejected
                 assert rejected.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
                 assert rejected.message
+            if via == "door":
+                act = rpb.ActRequest(
+                    table_id=duel.table_id,
+                    hand_id=turn.hand_id,
+                    action_seq=turn.your_turn.action_seq,
+                    action=answer,
+                )
+                for player in (other.player, stranger):
+                    with pytest.raises(grpc.aio.AioRpcError) as refused:
+                        await RoomStub(channel).Act(act, metadata=bearer(player.credential))
+                    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+                    assert refused.value.details()
             assert duel.frozen() == before
             reveal = pb.GetDeckRevealRequest(
                 table_id=duel.table_id, hand_id=turn.hand_id, audit_token=AUDIT_TOKEN
@@ -137,16 +158,22 @@ def test_only_the_seat_to_act_can_act_on_its_own_stream__G4(room: Room) -> None:
     asyncio.run(scenario())
 
 
-def test_first_message_must_be_a_join(room: Room) -> None:
+@pytest.mark.parametrize("via", VIAS)
+def test_first_message_must_be_a_join(room: Room, via: Via) -> None:
+    player = room.register("auth no join")
+
     async def no_join() -> grpc.StatusCode:
-        async with room.stack["table"].player_channel() as channel:
-            stub = TableServiceStub(channel)
+        channel = room.door_channel() if via == "door" else room.stack["table"].player_channel()
+        async with channel:
             action = pb.PlayerAction(hand_id="h-x", action_seq=1)
 
             async def messages() -> Any:
                 yield pb.PlayerMessage(action=action)
 
-            call = stub.Play(messages())
+            if via == "door":
+                call = RoomStub(channel).Play(messages(), metadata=bearer(player.credential))
+            else:
+                call = TableServiceStub(channel).Play(messages())
             with pytest.raises(grpc.aio.AioRpcError) as info:
                 async for _ in call:
                     raise AssertionError("no event without a Join")

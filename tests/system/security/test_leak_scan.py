@@ -13,6 +13,13 @@ Then each hand's truth comes from the auditor's reveal (``leaks.hand_truth``) an
 every message is scanned (``leaks.Scan``): no card reaches a viewer who may not
 see it (G4, S12), no salt or reshuffle seed is ever sent, every card that is sent
 sits on the seat that holds it, and each hand's commitment verifies.
+
+The same play and the same scan run twice (issue 16, point 5): ``direct``, on the
+table service's own public port, and through the room's ``door`` (the gateway),
+where the seats take turns between Play (both deliveries), Follow + Act over
+gRPC and Follow + Act in Connect JSON over HTTP/1.1 as a browser plays, two
+spectators watch each table (gRPC, Connect JSON), and GetState and every hand
+history are the door's answers (play.py).
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from poker.table.v1 import table_pb2 as pb
 
 from .leaks import HandTruth, Scan, attribution, audit, first, hand_truth
 from .play import TablePlan, TableRecord, play_tables
-from .room import DRAW_NL, STUD, STUD_HILO, Room, Tendencies, events_of
+from .room import DRAW_NL, STUD, STUD_HILO, VIAS, Room, Tendencies, Via, events_of
 
 # Eight players who rarely fold reach seventh street without enough cards (S11):
 # burns and stub are reshuffled (burned cards are then dealt, to their new owner
@@ -81,21 +88,33 @@ def _turns_seen(rec: TableRecord) -> str:
 
 
 @pytest.mark.slow
-def test_random_play_leaks_no_card_and_every_deck_verifies__G4_S12(room: Room) -> None:
-    records = play_tables(room, PLANS, seed=20240607)
+@pytest.mark.parametrize("via", VIAS)
+def test_random_play_leaks_no_card_and_every_deck_verifies__G4_S12(room: Room, via: Via) -> None:
+    records = play_tables(room, PLANS, seed=20240607, via=via)
     truths = truths_of(room, records)
     scan = Scan(truths)
     problems: list[str] = []
+    ended: list[str] = []  # streams that did not last the play, actions refused
     for rec in records:
         assert rec.rejected == [], "random-legal players send legal actions only: " + _turns_seen(
             rec
         )
         for stream in rec.streams:
-            label = f"{rec.plan.name} seat stream of {stream.player.name} ({stream.delivery})"
-            assert stream.error is None, f"{label} ended with {stream.error!r}"
+            label = (
+                f"{rec.plan.name} seat stream of {stream.player.name}"
+                f" ({stream.via}, delivery {stream.delivery})"
+            )
+            if stream.error is not None:
+                ended.append(f"{label} ended with {stream.error!r}")
+            if stream.refused:
+                ended.append(f"{label}: actions refused: {stream.refused}")
             scan.stream(label, stream.player.player_id, stream.messages)
-        assert rec.spectator is not None
-        scan.stream(f"{rec.plan.name} spectator", None, rec.spectator.messages)
+        assert rec.spectators
+        for spectator in rec.spectators:
+            label = f"{rec.plan.name} spectator ({spectator.via})"
+            if spectator.error is not None:
+                ended.append(f"{label} ended with {spectator.error!r}")
+            scan.stream(label, None, spectator.messages)
         for player, snap in rec.snapshots:
             scan.snapshot(f"{rec.plan.name} GetState of {player.name}", player.player_id, snap)
         for viewer, label, history in rec.histories:
@@ -106,11 +125,13 @@ def test_random_play_leaks_no_card_and_every_deck_verifies__G4_S12(room: Room) -
     assert not problems, "\n".join(problems[:30])
     check_commitments(room, records, truths)
     check_mucks_in_history__S12(records, truths)
-    coverage = check_coverage(records, truths)
+    coverage = check_coverage(records, truths, via)
     print(
-        f"\nleak scan: {len(truths)} hands, {scan.messages} messages, "
+        f"\nleak scan ({via}): {len(truths)} hands, {scan.messages} messages, "
         f"{scan.cards} cards checked; {dict(coverage)}"
     )
+    # Checked last, so that a stream ended early still has what it got scanned.
+    assert not ended, "\n".join(ended[:30])
 
 
 def attribution_problems(rec: TableRecord, truths: dict[str, HandTruth]) -> list[str]:
@@ -119,8 +140,7 @@ def attribution_problems(rec: TableRecord, truths: dict[str, HandTruth]) -> list
     viewers: list[tuple[str | None, str, list[pb.TableEvent]]] = [
         (s.player.player_id, s.player.name, s.messages) for s in rec.streams
     ]
-    if rec.spectator is not None:
-        viewers.append((None, "spectator", rec.spectator.messages))
+    viewers += [(None, f"spectator ({s.via})", s.messages) for s in rec.spectators]
     for pid, label, messages in viewers:
         for message in messages:
             for event in events_of(message):
@@ -144,7 +164,7 @@ def check_commitments(room: Room, records: list[TableRecord], truths: dict[str, 
     for rec in records:
         seen: dict[str, set[bytes]] = {}
         messages = [m for s in rec.streams for m in s.messages]
-        messages += rec.spectator.messages if rec.spectator else []
+        messages += [m for s in rec.spectators for m in s.messages]
         for message in messages:
             for event in events_of(message):
                 if event.HasField("hand_started"):
@@ -177,14 +197,22 @@ def check_mucks_in_history__S12(records: list[TableRecord], truths: dict[str, Ha
                     assert not hand.cards, f"{label} sees a mucked hand"
 
 
-def check_coverage(records: list[TableRecord], truths: dict[str, HandTruth]) -> Counter[str]:
-    """The play covered what the scan is meant to check."""
+def check_coverage(
+    records: list[TableRecord], truths: dict[str, HandTruth], via: Via
+) -> Counter[str]:
+    """The play covered what the scan is meant to check (through the door: with
+    every kind of client, each of which saw hands)."""
     seen: Counter[str] = Counter()
     for rec in records:
         seen["rebuys"] += rec.rebuys
         for s in rec.streams:
             seen[f"delivery {s.delivery}"] += 1
             seen["batches"] += sum(m.HasField("batch") for m in s.messages)
+        for who, recordings in (("seat", rec.streams), ("spectator", rec.spectators)):
+            for r in recordings:
+                seen[f"{who} {r.via}"] += any(
+                    e.HasField("hand_started") for m in r.messages for e in events_of(m)
+                )
         seen["snapshots"] += len(rec.snapshots)
     for truth in truths.values():
         seen["hands"] += 1
@@ -208,4 +236,8 @@ def check_coverage(records: list[TableRecord], truths: dict[str, HandTruth]) -> 
     for what in (*musts, "river reshuffled", "community card"):
         assert seen[what], f"the play had no {what}: {dict(seen)}"
     assert seen[f"delivery {pb.DELIVERY_ON_TURN}"] and seen[f"delivery {pb.DELIVERY_EVERY_EVENT}"]
+    clients = ("direct",) if via == "direct" else ("door", "door, Connect JSON over HTTP/1.1")
+    for client in clients:
+        for who in ("seat", "spectator"):
+            assert seen[f"{who} {client}"], f"no {who} saw a hand {client}: {dict(seen)}"
     return seen

@@ -5,31 +5,44 @@ The same guarantees as Play, per session: each seat's events carry only what
 that seat may see (the leak scan, against the auditor's reveal of every hand),
 a wrong token ends that session with PERMISSION_DENIED and changes nothing for
 the others, a session must start with a Join, and the bots play whole hands.
+Each test runs on the table service's own port (``direct``) and through the
+room's door (``door``: the gateway's Room.PlayMany, which routes each session to
+its table's shard).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import grpc
 import pytest
 from grpc import aio
 
+from poker.room.v1.room_pb2_grpc import RoomStub
 from poker.table.v1 import table_pb2 as pb
 from poker.table.v1.table_pb2_grpc import TableServiceStub
 from poker_bots import Multiplexer, RandomBot, TableView, play
+from poker_bots.many import Via as SdkVia
 
 from .leaks import Scan, hand_truth
-from .room import STUD_HILO, WAIT_S, Room
+from .room import STUD_HILO, VIAS, WAIT_S, Room, Via
 
 HANDS = 6
+SDK_VIA: dict[Via, SdkVia] = {"direct": "table", "door": "room"}  # as poker_bots says
 
 
-def test_play_many_sessions_see_only_their_own_cards__G4(room: Room) -> None:
+def channel_of(room: Room, via: Via) -> aio.Channel:
+    """A player's channel: the table's public port, or the door."""
+    return room.door_channel() if via == "door" else room.stack["table"].player_channel()
+
+
+@pytest.mark.parametrize("via", VIAS)
+def test_play_many_sessions_see_only_their_own_cards__G4(room: Room, via: Via) -> None:
     """Four bots over one PlayMany stream play six hands; every event each session
     received is scanned against the reveal of its hand."""
-    table_id = room.create_table("many hi-lo", STUD_HILO, 4, min_buy_in=400, clock_ms=5_000)
+    table_id = room.create_table(f"many hi-lo {via}", STUD_HILO, 4, min_buy_in=400, clock_ms=5_000)
     players = [room.register(f"many{k}") for k in range(4)]
     seen: dict[str, list[pb.TableEvent]] = {p.player_id: [] for p in players}
 
@@ -40,7 +53,10 @@ def test_play_many_sessions_see_only_their_own_cards__G4(room: Room) -> None:
         return on_event
 
     async def run() -> list[object]:
-        async with room.stack["table"].player_channel() as channel, Multiplexer(channel) as mux:
+        async with (
+            channel_of(room, via) as channel,
+            Multiplexer(channel, via=SDK_VIA[via]) as mux,
+        ):
             tasks = [
                 asyncio.create_task(
                     play(
@@ -82,16 +98,18 @@ def _session(number: int, message: pb.PlayerMessage) -> pb.PlayManyRequest:
     return pb.PlayManyRequest(messages=[pb.SessionMessage(session=number, message=message)])
 
 
-def test_play_many_refuses_a_session_without_changing_the_others(room: Room) -> None:
-    """A wrong token ends only its session (PERMISSION_DENIED); a session that does
+@pytest.mark.parametrize("via", VIAS)
+def test_play_many_refuses_a_session_without_changing_the_others(room: Room, via: Via) -> None:
+    """A wrong token ends only its session (PERMISSION_DENIED; UNAUTHENTICATED
+    through the door); a session that does
     not start with a Join, or numbered 0, is INVALID_ARGUMENT; a good one gets its
     Snapshot; and a Multiplexer seat sees the refusal as Play's error."""
-    table_id = room.create_table("many errors", STUD_HILO, 4, min_buy_in=400, clock_ms=5_000)
+    table_id = room.create_table(f"many errors {via}", STUD_HILO, 4, min_buy_in=400, clock_ms=5_000)
     good, other = room.register("many good"), room.register("many other")
 
     async def run() -> dict[int, list[pb.SessionEvent]]:
-        async with room.stack["table"].player_channel() as channel:
-            stub = TableServiceStub(channel)
+        async with channel_of(room, via) as channel:
+            stub: Any = RoomStub(channel) if via == "door" else TableServiceStub(channel)
             requests: asyncio.Queue[pb.PlayManyRequest | None] = asyncio.Queue()
 
             async def feed() -> AsyncIterator[pb.PlayManyRequest]:
@@ -123,19 +141,28 @@ def test_play_many_refuses_a_session_without_changing_the_others(room: Room) -> 
             call.cancel()
             return got
 
+    # The door answers a wrong token as a bearer's (UNAUTHENTICATED, one answer for
+    # a wrong token and an unknown player); the table's own port, PERMISSION_DENIED.
+    refused = (
+        grpc.StatusCode.UNAUTHENTICATED if via == "door" else grpc.StatusCode.PERMISSION_DENIED
+    )
     got = asyncio.run(run())
-    assert got[1][-1].ended.code == grpc.StatusCode.PERMISSION_DENIED.value[0]
+    assert got[1][-1].ended.code == refused.value[0]
     assert got[2][-1].ended.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
-    assert "first message must be a Join" in got[2][-1].ended.message
+    assert "first message must be" in got[2][-1].ended.message  # "a Join", "its Join"
+    assert "Join" in got[2][-1].ended.message
     assert got[0][-1].ended.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
     first = got[3][0].event
     assert first.HasField("snapshot") and first.snapshot.table_id == table_id
     assert not any(e.HasField("ended") for e in got[3])
 
     async def seat_with_wrong_token() -> None:
-        async with room.stack["table"].player_channel() as channel, Multiplexer(channel) as mux:
+        async with (
+            channel_of(room, via) as channel,
+            Multiplexer(channel, via=SDK_VIA[via]) as mux,
+        ):
             await play(mux, table_id, other.player_id, "not-the-token", RandomBot(1))
 
     with pytest.raises(aio.AioRpcError) as error:
         asyncio.run(seat_with_wrong_token())
-    assert error.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert error.value.code() == refused
