@@ -55,6 +55,12 @@ def seat_join(join: tpb.Join, player: Player | None) -> tpb.Join:
     return join
 
 
+# A write to a shard's stream that has ended (the shard went away or refused):
+# grpc.aio raises its status, or InvalidStateError once the call is done.  The
+# stream's read side reports the status; the write is dropped.
+UPSTREAM_GONE = (grpc.aio.AioRpcError, asyncio.InvalidStateError)
+
+
 async def _forever() -> None:
     await asyncio.Event().wait()
 
@@ -65,18 +71,23 @@ async def play(
     """A Play stream forwarded to the table's shard (``first`` is its Join)."""
     shard = await upstream.shards.shard_of(first.join.table_id)
     call = upstream.raw_play(shard)()
-    await call.write(first)
+    with contextlib.suppress(*UPSTREAM_GONE):  # its read tells why
+        await call.write(first)
 
     failure: list[Exception] = []
 
     async def pump() -> None:
         try:
-            async for message in rest:
-                await call.write(message)
-            await call.done_writing()
+            async for message in rest:  # an undecodable message raises here
+                try:
+                    await call.write(message)
+                except UPSTREAM_GONE:
+                    return  # the shard's stream ended: its read side has the status
+            with contextlib.suppress(*UPSTREAM_GONE):
+                await call.done_writing()
         except (asyncio.CancelledError, grpc.aio.AioRpcError):
             return
-        except Exception as error:  # an undecodable message: the call ends with it
+        except Exception as error:  # the client's message: the call ends with it
             failure.append(error)
             call.cancel()
 
@@ -178,6 +189,13 @@ class ManySeats:
             self._readers.append(asyncio.create_task(self._read(shard, call)))
         return call
 
+    async def _write(self, shard: int, request: tpb.PlayManyRequest) -> None:
+        """To the shard's stream; one that has ended drops it (its reader ends the
+        shard's sessions with the stream's status, and the next write opens a
+        new stream)."""
+        with contextlib.suppress(*UPSTREAM_GONE):
+            await self._call(shard).write(request)
+
     async def _route(self, message: tpb.SessionMessage) -> int | None:
         """The shard of this session's message; None when it ended here."""
         if message.message.HasField("join"):
@@ -198,10 +216,11 @@ class ManySeats:
                 return None
             old = self._sessions.get(message.session)
             if old is not None and old != shard:  # a session number used again
-                await self._call(old).write(
+                await self._write(
+                    old,
                     tpb.PlayManyRequest(
                         messages=[tpb.SessionMessage(session=message.session, leave=True)]
-                    )
+                    ),
                 )
             self._sessions[message.session] = shard
             return shard
@@ -226,10 +245,9 @@ class ManySeats:
                     if message.leave:
                         self._sessions.pop(message.session, None)
                 for shard, request in per_shard.items():
-                    with contextlib.suppress(grpc.aio.AioRpcError):
-                        await self._call(shard).write(request)
+                    await self._write(shard, request)
             for call in list(self._calls.values()):
-                with contextlib.suppress(grpc.aio.AioRpcError):
+                with contextlib.suppress(*UPSTREAM_GONE):
                     await call.done_writing()
             await asyncio.gather(*self._readers, return_exceptions=True)
         except (asyncio.CancelledError, grpc.aio.AioRpcError):
