@@ -69,9 +69,11 @@ _children: dict[_Labels, tuple[Any, Any, Any, Any]] = {}
 _handled: dict[tuple[_Labels, str], Any] = {}
 
 
-def _family(labels: _Labels) -> tuple[Any, Any, Any, Any]:
-    """The per-method children (started, received, sent, handling), looked up once:
-    ``.labels()`` takes a lock and builds a key, too slow for every stream message."""
+def method_children(labels: _Labels) -> tuple[Any, Any, Any, Any]:
+    """The per-method children (started, received, sent, handling) of labels
+    (grpc_type, grpc_service, grpc_method), looked up once: ``.labels()`` takes a
+    lock and builds a key, too slow for every stream message.  The gateway's
+    connectrpc interceptors count with the same children."""
     children = _children.get(labels)
     if children is None:
         children = _children[labels] = (
@@ -91,7 +93,7 @@ class _Call:
     def __init__(self, labels: _Labels) -> None:
         self.labels = labels
         self.start = time.perf_counter()
-        self.children = _family(labels)
+        self.children = method_children(labels)
         self.children[0].inc()
 
     def received(self) -> None:

@@ -122,6 +122,11 @@ class Credentials:
                 self._accepted.popitem(last=False)
         return player
 
+    async def of_join(self, player_id: str, token: str) -> Player:
+        """A Join's own credential (Play without a bearer, each PlayMany seat),
+        checked as a bearer's is."""
+        return await self.player(f"Bearer {credential(player_id, token)}")
+
     async def optional(self, authorization: str | None) -> Player | None:
         """The caller when the call carries a credential, else None."""
         if not bearer_of(authorization):

@@ -22,7 +22,7 @@ from connectrpc.request import RequestContext
 from prometheus_client import Counter, Gauge
 
 from service_kit.handlers import BIDI_STREAM, CLIENT_STREAM, SERVER_STREAM, UNARY
-from service_kit.metrics import HANDLED, HANDLING, RECEIVED, SENT, STARTED
+from service_kit.metrics import HANDLED, method_children
 
 CREDENTIALS = Counter(
     "gateway_credential_checks",
@@ -66,7 +66,6 @@ _TYPES = {
     StreamType.CLIENT_STREAM: CLIENT_STREAM,
     StreamType.BIDI_STREAM: BIDI_STREAM,
 }
-_children: dict[tuple[str, str, str], tuple[Any, Any, Any, Any]] = {}
 
 REQ = TypeVar("REQ")
 RES = TypeVar("RES")
@@ -75,18 +74,6 @@ RES = TypeVar("RES")
 def _labels(ctx: RequestContext[Any, Any]) -> tuple[str, str, str]:
     method = ctx.method
     return (_TYPES.get(method.stream_type, UNARY), method.service_name, method.name)
-
-
-def _family(labels: tuple[str, str, str]) -> tuple[Any, Any, Any, Any]:
-    children = _children.get(labels)
-    if children is None:
-        children = _children[labels] = (
-            STARTED.labels(*labels),
-            RECEIVED.labels(*labels),
-            SENT.labels(*labels),
-            HANDLING.labels(*labels),
-        )
-    return children
 
 
 def _code_of(error: BaseException | None) -> str:
@@ -104,14 +91,14 @@ class CallMetrics:
     undecodable body is INVALID_ARGUMENT like any other)."""
 
     async def on_start(self, ctx: RequestContext[Any, Any]) -> float:
-        _family(_labels(ctx))[0].inc()
+        method_children(_labels(ctx))[0].inc()
         return time.perf_counter()
 
     async def on_end(
         self, started: float, ctx: RequestContext[Any, Any], error: Exception | None
     ) -> None:
         labels = _labels(ctx)
-        _family(labels)[3].observe(time.perf_counter() - started)
+        method_children(labels)[3].observe(time.perf_counter() - started)
         HANDLED.labels(*labels, _code_of(error)).inc()
 
 
@@ -125,7 +112,7 @@ class MessageMetrics:
         request: REQ,
         ctx: RequestContext[Any, Any],
     ) -> RES:
-        _, received, sent, _ = _family(_labels(ctx))
+        _, received, sent, _ = method_children(_labels(ctx))
         received.inc()
         response = await call_next(request, ctx)
         sent.inc()
@@ -147,7 +134,7 @@ class MessageMetrics:
         request: REQ,
         ctx: RequestContext[Any, Any],
     ) -> AsyncIterator[RES]:
-        _, received, sent, _ = _family(_labels(ctx))
+        _, received, sent, _ = method_children(_labels(ctx))
         received.inc()
         return self._sent(call_next(request, ctx), sent)
 
@@ -157,7 +144,7 @@ class MessageMetrics:
         request: AsyncIterator[REQ],
         ctx: RequestContext[Any, Any],
     ) -> AsyncIterator[RES]:
-        _, received, sent, _ = _family(_labels(ctx))
+        _, received, sent, _ = method_children(_labels(ctx))
         return self._sent(call_next(self._received(request, received), ctx), sent)
 
 

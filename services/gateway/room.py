@@ -175,7 +175,7 @@ class RoomService:
                 raise InvalidArgumentError("the first message must be a Join (table_id, delivery)")
             join = seats.seat_join(first.join, player)
             if player is None:  # the Join's own credential: the door's check, as a bearer's
-                await self.credentials.player(f"Bearer {credential(join.player_id, join.token)}")
+                await self.credentials.of_join(join.player_id, join.token)
             self.limits.player(join.player_id)
             async for event in seats.play(self.up, first, request):
                 yield cast(tpb.TableEvent, event)  # bytes passed on (codecs.Encoded)

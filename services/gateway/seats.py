@@ -28,7 +28,7 @@ from poker.table.v1 import table_pb2 as tpb
 from service_kit.errors import PermissionDeniedError, ServiceError
 
 from .codecs import Encoded
-from .credentials import Credentials, Player, UnauthenticatedError, credential
+from .credentials import Credentials, Player, UnauthenticatedError
 from .errors import StatusError
 from .upstream import Upstream
 
@@ -207,7 +207,7 @@ class ManySeats:
                     )
                 # The door's own check (one answer for a wrong token and an unknown
                 # player), then the player's limit: a stranger cannot spend it.
-                await self._credentials.player(f"Bearer {credential(join.player_id, join.token)}")
+                await self._credentials.of_join(join.player_id, join.token)
                 self._admit(join.player_id)
                 shard = await self._upstream.shards.shard_of(join.table_id)
             except ServiceError as error:
