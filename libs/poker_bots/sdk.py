@@ -34,6 +34,7 @@ from grpc import aio
 from poker.common.v1 import common_pb2
 from poker.room.v1 import room_pb2_grpc
 from poker.table.v1 import table_pb2, table_pb2_grpc
+from poker_wire.broken import is_broken_write
 from poker_wire.channels import player_channel
 
 from .many import Multiplexer, SeatCall, Via
@@ -331,7 +332,13 @@ class _Session:
 
     def _retryable(self, exc: aio.AioRpcError) -> bool:
         code = exc.code()
-        return code in RETRY_CODES or (self.write_failed and code in BROKEN_WRITE_CODES)
+        return (
+            code in RETRY_CODES
+            or (self.write_failed and code in BROKEN_WRITE_CODES)
+            # This call's reading half can see a failed write's INTERNAL before the
+            # writing half's write() has returned and set write_failed.
+            or is_broken_write(code, exc.details())
+        )
 
     def _tick(self) -> None:
         """Timer: ping when nothing was sent or received for ``ping_interval``."""

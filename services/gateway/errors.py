@@ -16,6 +16,7 @@ import grpc
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 
+from poker_wire.broken import upstream_status
 from poker_wire.errors import WireError
 from service_kit.errors import ServiceError
 from service_kit.logs import get_logger
@@ -57,11 +58,9 @@ def as_connect_errors(what: str) -> Iterator[None]:
     except ConnectError:
         raise
     except grpc.aio.AioRpcError as error:
-        code = error.code()
+        code, message = upstream_status(error)  # a failed write's INTERNAL: UNAVAILABLE
         if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
             message = f"the room did not answer ({code.name}); retry in a moment"
-        else:
-            message = error.details() or code.name
         raise ConnectError(code_of(code), message) from None
     except ServiceError as error:
         raise ConnectError(code_of(error.code), error.message) from None

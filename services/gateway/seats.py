@@ -25,6 +25,7 @@ from typing import Any
 import grpc
 
 from poker.table.v1 import table_pb2 as tpb
+from poker_wire.broken import upstream_status
 from service_kit.errors import PermissionDeniedError, ServiceError
 
 from .codecs import Encoded
@@ -174,7 +175,7 @@ class ManySeats:
                 self.out.put_nowait(Encoded(data, tpb.PlayManyEvents))
             code = grpc.StatusCode.OK
         except grpc.aio.AioRpcError as error:
-            code, message = error.code(), error.details() or message
+            code, message = upstream_status(error)  # a failed write's INTERNAL: UNAVAILABLE
         finally:
             self._calls.pop(shard, None)
             for session in [s for s, at in self._sessions.items() if at == shard]:

@@ -248,23 +248,30 @@ class BrokenUnderWrite:
     test): the write raises INTERNAL "Internal error from Core", and so does every
     read after it."""
 
-    def __init__(self, first: t.TableEvent, *, break_on_write: bool = True) -> None:
+    def __init__(
+        self,
+        first: t.TableEvent,
+        *,
+        break_on_write: bool = True,
+        error: aio.AioRpcError = INTERNAL_FROM_CORE,
+    ) -> None:
         self.events = [first]
         self.break_on_write = break_on_write
         self.broken = not break_on_write
+        self.error = error
         self.written: list[t.PlayerMessage] = []
 
     async def write(self, msg: t.PlayerMessage) -> None:
         self.written.append(msg)
         if self.break_on_write and msg.HasField("action"):
             self.broken = True
-            raise INTERNAL_FROM_CORE
+            raise self.error
 
     async def read(self) -> t.TableEvent:
         if self.events:
             return self.events.pop(0)
         if self.broken:
-            raise INTERNAL_FROM_CORE
+            raise self.error
         await asyncio.sleep(60)  # pragma: no cover - the tests never get here
         raise AssertionError
 
@@ -319,15 +326,42 @@ def test_a_stream_broken_under_the_bots_write_is_reconnected() -> None:
 
 
 def test_internal_without_a_failed_write_is_raised() -> None:
-    """INTERNAL on a read, with every write through, is the service's error: raised,
-    not retried (only UNAVAILABLE and a broken write reconnect)."""
+    """INTERNAL on a read with the service's own message, every write through, is
+    the service's error: raised, not retried (only UNAVAILABLE and a broken write
+    reconnect)."""
     broken = BrokenUnderWrite(
         build.batch(build.snapshot(build.STUD, ME, [build.seat(1), build.seat(2)])),
         break_on_write=False,
+        error=aio.AioRpcError(
+            grpc.StatusCode.INTERNAL, aio.Metadata(), aio.Metadata(), "internal error"
+        ),
     )
     with pytest.raises(aio.AioRpcError) as info:
         asyncio.run(with_fake(FakeTable(), play_first_broken(broken)))
     assert info.value.code() == grpc.StatusCode.INTERNAL
+    assert info.value.details() == "internal error"
+
+
+def test_a_failed_writes_internal_seen_first_by_the_read_is_reconnected() -> None:
+    """grpc.aio's failed-write INTERNAL ("Internal error from Core") can reach the
+    reading half of the call before the writing half's write() has returned (the
+    two are separate tasks): it is the same broken stream, and the bot reconnects
+    and plays its hand, instead of stopping for good."""
+    broken = BrokenUnderWrite(
+        build.batch(
+            build.snapshot(
+                build.STUD,
+                ME,
+                [build.seat(1), build.seat(2)],
+                turn=t.YourTurn(action_seq=2, legal=MENU),
+            )
+        ),
+        break_on_write=False,
+    )
+    fake = FakeTable(resumed_turn(2))
+    stats, plays = asyncio.run(with_fake(fake, play_first_broken(broken, hands=1)))
+    assert plays == 2 and stats.reconnects == 1 and stats.hands == 1
+    assert [a.action_seq for a in fake.actions] == [2]
 
 
 def play_first_broken(
