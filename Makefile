@@ -27,8 +27,18 @@ CONNECT_PROTOS := protos/poker/room/v1/room.proto
 # exactly as package-lock.json pins them (`npm ci`), with Debian's node and npm.
 NODE_DIR   := clients/node
 NODE_STAMP := $(NODE_DIR)/node_modules/.installed
+# The web client (clients/web, issue 17): npm packages from its lock file, types
+# and clients generated from the protos by buf + protoc-gen-es, bundled by esbuild
+# into clients/web/dist, which the gateway serves at /.  buf also lints the protos
+# and checks them for breaking changes against the last release (protos/release/).
+WEB_DIR     := clients/web
+WEB_PACKAGES := $(WEB_DIR)/node_modules/.installed
+WEB_SRC     := $(wildcard $(WEB_DIR)/src/*.ts $(WEB_DIR)/src/*.html $(WEB_DIR)/src/*.css)
+WEB_BUILD   := $(WEB_DIR)/dist/index.html
+BUF         := $(WEB_DIR)/node_modules/.bin/buf
+PROTO_RELEASE := protos/release/v1.binpb
 
-.PHONY: help setup compile protos node-packages purepython check check-tests test lint typecheck \
+.PHONY: help setup compile protos node-packages web proto-check proto-release purepython check check-tests test lint typecheck \
   unit deploy-check bench run tournament selfplay lock clean system-setup images
 
 help:
@@ -47,7 +57,7 @@ $(STAMP): pyproject.toml requirements/dev.lock
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
-setup: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(NODE_STAMP)
+setup: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(NODE_STAMP) $(WEB_BUILD)
 
 # npm ci empties node_modules first, so the stamp inside it goes with it.
 $(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
@@ -55,6 +65,25 @@ $(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
 	touch $(NODE_STAMP)
 
 node-packages: $(NODE_STAMP)
+
+$(WEB_PACKAGES): $(WEB_DIR)/package.json $(WEB_DIR)/package-lock.json
+	npm ci --prefix $(WEB_DIR) --no-audit --no-fund
+	touch $(WEB_PACKAGES)
+
+$(WEB_BUILD): $(WEB_PACKAGES) $(PROTOS) $(WEB_SRC) $(WEB_DIR)/build.mjs $(WEB_DIR)/buf.gen.yaml $(WEB_DIR)/tsconfig.json
+	rm -rf $(WEB_DIR)/src/gen
+	cd $(WEB_DIR) && node_modules/.bin/buf generate && node_modules/.bin/tsc --noEmit -p . && node build.mjs
+
+web: $(WEB_BUILD)
+
+# buf lint, and buf breaking against the last release of the protos.
+proto-check: $(WEB_PACKAGES)
+	$(BUF) lint
+	$(BUF) breaking --against $(PROTO_RELEASE)
+
+# A release of the protos: the image later changes are checked against.
+proto-release: $(WEB_PACKAGES)
+	$(BUF) build --exclude-source-info -o $(PROTO_RELEASE)
 
 $(PROTO_STAMP): $(STAMP) $(PROTOS) Makefile
 	rm -rf $(PROTO_OUT)
@@ -85,7 +114,7 @@ compile: $(COMPILE_STAMP)
 purepython:
 	rm -rf libs/build libs/*__mypyc*.so libs/poker_rules/*.so
 
-lint: $(STAMP)
+lint: $(STAMP) proto-check
 	$(VENV)/bin/ruff check $(SRC)
 	$(VENV)/bin/ruff format --check $(SRC)
 
@@ -94,7 +123,7 @@ typecheck: $(STAMP) $(PROTO_STAMP)
 
 # --dist loadgroup: the tests of one xdist_group (tests/system/containers: one set of
 # containers) run on one worker; every other test is spread as usual.
-unit: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(NODE_STAMP)
+unit: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(NODE_STAMP) $(WEB_BUILD)
 	$(VENV)/bin/pytest -n $(JOBS) --dist loadgroup -p no:cacheprovider
 
 # The tests `make check` runs: every one but those marked needs_docker (the service
@@ -104,7 +133,7 @@ unit: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(NODE_STAMP)
 # tournaments); `make check SLOW=1` keeps them.  tests/conftest.py marks the first
 # two; `make test` runs them all, and there a missing program fails its tests.
 CHECK_TESTS := not needs_docker and not needs_system$(if $(SLOW),, and not slow)
-check-tests: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(NODE_STAMP)
+check-tests: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(NODE_STAMP) $(WEB_BUILD)
 	$(VENV)/bin/pytest -n $(JOBS) --dist loadgroup -p no:cacheprovider -m "$(CHECK_TESTS)"
 
 # The inner loop: no root, no Docker, no image build, a few minutes.  `make test`
@@ -138,7 +167,7 @@ system-setup:
 # the gateway), built offline
 # from a local debootstrap base and a wheelhouse; nothing is built when the images
 # of this tree exist (deploy/docker/images.py).  tests/system/containers runs them.
-images: system-setup $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
+images: system-setup $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(WEB_BUILD)
 	$(PY) -m deploy.docker.images
 
 test: images lint typecheck deploy-check unit
@@ -149,7 +178,7 @@ bench: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
 # The main job: the five services and the gateway as processes on 127.0.0.1 (ports
 # 50051-50055; the gateway, the room's door, on 50050), reference bots playing 200
 # hands at a table of each game through the gateway; ARGS="--hands 500".
-run: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP)
+run: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(WEB_BUILD)
 	$(PY) -m devroom.room $(ARGS)
 
 # A whole tournament over the five services: 120 reference bots, Stud Hi-Lo by

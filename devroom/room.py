@@ -38,6 +38,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -47,6 +48,7 @@ from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
 from service_kit import loop as event_loop
+from service_kit.pki import spki_pin
 
 from .ports import PortInUseError, ports_option
 from .stack import Stack, StopSignals
@@ -276,6 +278,8 @@ async def run(args: argparse.Namespace) -> int:
                 "  connect there: the poker CLI (--room), your bots, apps and curl; "
                 "the reference bots play through it"
             )
+            if stack.pki is not None:
+                print(web_client_hint(stack.gateway_target, stack.pki.dir("gateway") / "tls.crt"))
         if await signals.pending():
             played = ok = False
         else:
@@ -389,6 +393,19 @@ def _report(
     for error in errors[:3]:
         print(f"  bot error: {error!r}")
     return all(checks.values())
+
+
+def web_client_hint(target: str, cert_file: Path) -> str:
+    """Where the web client is, and how a browser trusts the local room's door
+    (its certificate comes from the room's own CA): pin its key in Chromium, or
+    import the CA."""
+    pin = spki_pin(cert_file)
+    return (
+        f"the web client: https://{target}/  (play and watch in a browser)\n"
+        f"  the room's certificate is its own: start Chromium with\n"
+        f"  --ignore-certificate-errors-spki-list={pin} --user-data-dir=$(mktemp -d)\n"
+        f"  or import {cert_file.parent / 'ca.crt'} as a trusted authority"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:

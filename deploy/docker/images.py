@@ -74,6 +74,10 @@ RUNTIME_PACKAGES = (
 # The code copied into /app: the libraries the services import and the services.
 APP_DIRS = ("libs/poker_rules", "libs/poker_wire", "libs/service_kit", "libs/poker", "services")
 APP_SUFFIXES = (".py", ".so")
+# The built web client (make web): the gateway image serves it at / (it finds
+# /app/clients/web/dist beside its code, services/gateway/web.py).
+WEB_DIST = "clients/web/dist"
+WEB_SUFFIXES = (".html", ".js", ".css")
 
 
 def app_files() -> list[Path]:
@@ -90,6 +94,10 @@ def app_files() -> list[Path]:
         )
     if not any(p.suffix == ".so" for p in files):
         raise SystemExit("no mypyc-compiled module in libs/: run `make setup` first")
+    web = ROOT / WEB_DIST
+    if not (web / "index.html").is_file():
+        raise SystemExit(f"{WEB_DIST} is missing: run `make web` first")
+    files.extend(p for p in web.rglob("*") if p.is_file() and p.suffix in WEB_SUFFIXES)
     return sorted(p.relative_to(ROOT) for p in files)
 
 

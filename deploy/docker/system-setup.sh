@@ -7,6 +7,8 @@
 # - docker.io (the engine; Debian bookworm's is 20.10) and debootstrap (the base
 #   images are made locally: no registry is reachable);
 # - postgresql, whose binaries the lobby's PostgreSQL tests run (tests/support/postgres.py);
+# - chromium, the browser the web client's tests drive (tests/system/web, Playwright
+#   from PyPI pointed at /usr/bin/chromium: nothing is downloaded at run time);
 # - dockerd, started in the background when its socket does not answer, without
 #   a bridge or iptables rules (every container uses the host's network), logging
 #   to /var/log/cardroom-dockerd.log.
@@ -25,6 +27,7 @@ command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
 # The lobby's tests on PostgreSQL start a throwaway server from the package's
 # binaries (tests/support/postgres.py); the package's own cluster stays down.
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "system-setup: apt-get install ${missing[*]}" >&2
   apt-get update -qq

@@ -18,6 +18,11 @@ Scheme ``cardroom-deck-v1``: the commitment is SHA-256 of the UTF-8 text::
 
 with a newline after each of the four lines.  Everything here is pure apart from
 ``open_deck`` drawing fresh secrets from the operating system's CSPRNG.
+
+This commitment is checked with the whole reveal, which shows every hidden card: it
+is the auditors'.  Beside it ``open_deck`` makes the per-card commitment
+``cardroom-cards-v1`` of the same order and salt (``card_commitment``, G4a), which
+a player checks from the cards it saw alone.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from .card_commitment import commit_cards
 from .cards import Card, card_str
 from .deck import Deck, shuffled
 
@@ -130,12 +136,15 @@ class SeededShuffler(random.Random):
 
 @dataclass(frozen=True, slots=True)
 class DeckSecrets:
-    """What the dealer keeps secret until the hand is over, and its commitment."""
+    """What the dealer keeps secret until the hand is over, and its commitments:
+    ``commitment`` (``cardroom-deck-v1``) and ``card_commitment`` (the per-card
+    ``cardroom-cards-v1`` of the same order and salt, G4a)."""
 
     order: tuple[Card, ...]
     salt: bytes
     reshuffle_seed: bytes
     commitment: bytes
+    card_commitment: bytes = b""
 
 
 def committed_deck(order: Sequence[Card], reshuffle_seed: bytes) -> Deck:
@@ -151,7 +160,8 @@ def open_deck(
     cards: Sequence[Card], preset_order: Sequence[Card] | None = None
 ) -> tuple[Deck, DeckSecrets]:
     """A new hand's deck: shuffled from the CSPRNG (G4), or ``preset_order`` as given
-    (certification), with fresh secrets and the commitment to publish."""
+    (certification), with fresh secrets and the commitments to publish (both made
+    before the first card is dealt)."""
     if preset_order is not None:
         if sorted(preset_order) != sorted(cards):
             raise ValueError("a preset order must be a permutation of the game's deck")
@@ -161,4 +171,5 @@ def open_deck(
     salt = secrets.token_bytes(SECRET_BYTES)
     seed = secrets.token_bytes(SECRET_BYTES)
     deck = committed_deck(order, seed)
-    return deck, DeckSecrets(order, salt, seed, commit(order, salt, seed))
+    cards_root = commit_cards([card_str(c) for c in order], salt)
+    return deck, DeckSecrets(order, salt, seed, commit(order, salt, seed), cards_root)

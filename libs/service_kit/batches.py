@@ -18,6 +18,7 @@ stream's messages on either side.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,9 @@ from poker.common.v1.batch_pb2 import Call, CallBatch, Reply, ReplyBatch, batche
 from .errors import ErrorCodes, InvalidArgumentError, status_of
 from .handlers import Undecodable
 from .logs import get_logger
+
+YIELD_EVERY = 64
+"""Calls of one batch answered between two turns given to the event loop."""
 
 if TYPE_CHECKING:
     from prometheus_client import Counter, Histogram
@@ -119,9 +123,14 @@ class BatchServer:
         async for batch in batches:
             require_calls(batch)
             replies = ReplyBatch()
-            for call in batch.calls:
+            for n, call in enumerate(batch.calls, 1):
                 method, code = await self._answer(call, replies.replies.add(), run, context)
                 self._calls.labels(method, code.name).inc()
+                if n % YIELD_EVERY == 0:
+                    # A handler that never awaits (the dealer opening a deck) would
+                    # otherwise hold the loop for the whole batch: a caller sending
+                    # thousands of calls at once must not stall the other streams.
+                    await asyncio.sleep(0)
             self._sizes.observe(len(batch.calls))
             yield replies
 

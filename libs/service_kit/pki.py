@@ -28,7 +28,9 @@ cert-manager.  An operator who brings their own CA puts its ``ca.crt`` and
 from __future__ import annotations
 
 import argparse
+import base64
 import datetime
+import hashlib
 import ipaddress
 import os
 from collections.abc import Iterable
@@ -223,6 +225,18 @@ def rotate(root: Path | str, identity: str, *, hosts: Iterable[str] = ()) -> Pat
     if ca is None:
         raise FileNotFoundError(f"no CA in {path}")
     return issue(path, identity, ca, hosts=hosts)
+
+
+def spki_pin(cert_file: Path | str) -> str:
+    """The base64 SHA-256 of a certificate's public key (SubjectPublicKeyInfo): the
+    pin Chromium's ``--ignore-certificate-errors-spki-list`` takes, so a browser
+    trusts exactly this key (the local room's door) without trusting the CA for
+    every name or ignoring certificate errors."""
+    cert = x509.load_pem_x509_certificate(Path(cert_file).read_bytes())
+    der = cert.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
 
 
 def main(argv: list[str] | None = None) -> None:

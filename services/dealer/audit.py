@@ -5,15 +5,19 @@ before the hand is the hash of the revealed order and secrets
 (``poker_rules.commitment.verify``), and replaying the logged operations on the
 deck those secrets define gives exactly the cards that were served, burns and
 reshuffles included.  Together they show that the deal was fixed before the first
-card and that the dealer dealt from it.
+card and that the dealer dealt from it.  When the reveal carries the per-card
+commitment (``cardroom-cards-v1``, G4a), it must be the one of the revealed order
+and salt, so the players' per-card proofs stand on the same deck the audit checks.
 """
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Sequence
 from typing import Protocol
 
 from poker.dealer.v1 import dealer_pb2 as pb
+from poker_rules.card_commitment import commit_cards
 from poker_rules.cards import card_str, parse_card
 from poker_rules.commitment import SCHEME, committed_deck, verify
 from poker_rules.deck import Deck
@@ -37,6 +41,8 @@ class Reveal(Protocol):
     def reshuffle_seed(self) -> bytes: ...
     @property
     def log(self) -> Sequence[pb.DeckOperation]: ...
+    @property
+    def card_commitment(self) -> bytes: ...
 
 
 def audit_reveal(reveal: Reveal) -> list[str]:
@@ -49,6 +55,10 @@ def audit_reveal(reveal: Reveal) -> list[str]:
         return [f"the revealed order is not a deck: {error}"]
     if not verify(reveal.commitment, order, reveal.salt, reveal.reshuffle_seed):
         return ["the commitment does not match the revealed order and secrets"]
+    if reveal.card_commitment and not hmac.compare_digest(
+        reveal.card_commitment, commit_cards(list(reveal.order), reveal.salt)
+    ):
+        return ["the per-card commitment does not match the revealed order and salt (G4a)"]
     deck = committed_deck(order, reveal.reshuffle_seed)
     problems: list[str] = []
     for k, op in enumerate(reveal.log):

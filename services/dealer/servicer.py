@@ -21,6 +21,7 @@ import grpc
 from poker.common.v1.batch_pb2 import CallBatch, ReplyBatch
 from poker.dealer.v1 import dealer_pb2 as pb
 from poker.dealer.v1 import dealer_pb2_grpc as pb_grpc
+from poker_rules.card_commitment import SCHEME as CARD_SCHEME
 from poker_rules.cards import Card, card_str, parse_card, short_deck, standard_deck
 from poker_rules.commitment import SCHEME, open_deck
 from poker_rules.config import Game
@@ -170,6 +171,8 @@ class DealerServicer(pb_grpc.DealerServicer):
             scheme=SCHEME,
             cards=len(cards),
             preset=entry.preset,
+            card_commitment=secrets.card_commitment,
+            card_scheme=CARD_SCHEME,
         )
         if request.HasField("first_deal"):
             response.first_deal.CopyFrom(self._deal(entry, request.first_deal, "first_deal."))
@@ -327,4 +330,5 @@ class DealerServicer(pb_grpc.DealerServicer):
             reshuffle_seed=secrets.reshuffle_seed,
             preset=entry.preset,
             log=entry.log,
+            card_commitment=secrets.card_commitment,
         )

@@ -9,6 +9,8 @@
   ``Access-Control-Allow-Origin`` and the response headers a browser client must
   read (``grpc-status``, ``grpc-message``, ...) exposed.  Any other origin gets
   no CORS headers, so a browser keeps its page from the answer.
+* ``GET /`` and ``GET /web/...``: the web client's page and files (``web.py``),
+  when the gateway has a built client to serve.
 * Everything else is the Room API (connectrpc: gRPC, gRPC-Web, Connect).
 """
 
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+
+from .web import WebRoot
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -46,8 +50,15 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
 class Door:
     """The ASGI app hypercorn serves (see the module)."""
 
-    def __init__(self, room: App, origins: tuple[str, ...], ready: Callable[[], bool]) -> None:
+    def __init__(
+        self,
+        room: App,
+        origins: tuple[str, ...],
+        ready: Callable[[], bool],
+        web: WebRoot | None = None,
+    ) -> None:
         self._room = room
+        self._web = web
         self._any = "*" in origins
         self._origins = frozenset(o.encode() for o in origins if o != "*")
         self._ready = ready
@@ -64,6 +75,10 @@ class Door:
         if scope["path"] == "/healthz" and scope["method"] in ("GET", "HEAD"):
             ok = self._ready()
             await _respond(send, 200 if ok else 503, b"ok\n" if ok else b"not ready\n")
+            return
+        web = self._web
+        if web is not None and scope["method"] in ("GET", "HEAD") and web.serves(scope["path"]):
+            await _serve_file(web, scope, send)
             return
         origin = _header(scope, b"origin")
         if scope["method"] == "OPTIONS" and origin is not None:
@@ -128,3 +143,19 @@ async def _lifespan(receive: Receive, send: Send) -> None:
         elif message["type"] == "lifespan.shutdown":
             await send({"type": "lifespan.shutdown.complete"})
             return
+
+
+async def _serve_file(web: WebRoot, scope: Scope, send: Send) -> None:
+    found = web.lookup(scope["path"])
+    if found is None:
+        await _respond(send, 404, b"not found\n")
+        return
+    body, kind = found
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": web.headers(kind, len(body), scope["path"]),
+        }
+    )
+    await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})

@@ -249,6 +249,18 @@ class RoomService:
 
             return await self.up.on_table(request.table_id, on)
 
+    async def get_deck_proof(self, request: rpb.GetDeckProofRequest, ctx: Ctx) -> tpb.DeckProof:
+        """A finished hand's deck proof (G4a), the identity rules of GetHandHistory:
+        the caller's own view with a credential (checked), else the public one."""
+        with as_connect_errors("GetDeckProof"):
+            player = await self._anyone(ctx)
+            internal = _internal(request, tpb.GetDeckProofRequest, player)
+
+            async def on(shard: int) -> tpb.DeckProof:
+                return await self.up.table(shard).GetDeckProof(internal, timeout=self._t)
+
+            return await self.up.on_table(request.table_id, on)
+
     async def list_live_tables(
         self, request: rpb.ListLiveTablesRequest, ctx: Ctx
     ) -> tpb.ListTablesResponse:

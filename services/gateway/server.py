@@ -46,6 +46,7 @@ from .room import RoomService
 from .settings import GatewaySettings
 from .spectators import Spectators
 from .upstream import Upstream
+from .web import WebRoot, default_root
 
 CERT_CHECK_S = 10.0  # how often the certificate files' stamps are compared
 CHANNEL_RETIRE_S = 600.0  # old channels' streams get this long after a renewal
@@ -207,7 +208,7 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
         shards=list(gateway.table_shards),
         cors_origins=list(gateway.cors_origins),
     )
-    app: Any = Door(room, gateway.cors_origins, upstream.shards.ready)
+    app: Any = Door(room, gateway.cors_origins, upstream.shards.ready, web_root(gateway))
     if gateway.trusted_hops:
         # Behind a proxy: the client's address from the X-Forwarded-For the
         # trusted hops appended (the per-address limits count it).
@@ -239,6 +240,18 @@ async def _exit_after_grace(stopping: asyncio.Event, grace_s: float) -> None:
     get_logger().warning("stopped with connections still open", grace_s=grace_s)
     sys.stdout.flush()
     os._exit(0)
+
+
+def web_root(gateway: GatewaySettings) -> WebRoot | None:
+    """The web client to serve at ``/`` (``GATEWAY_WEB_ROOT``), or None."""
+    if gateway.web_root == "off":
+        return None
+    root = Path(gateway.web_root) if gateway.web_root else default_root()
+    if not (root / "index.html").is_file():
+        if gateway.web_root:  # asked for and missing: say so, serve the API anyway
+            get_logger().warning("no web client to serve", web_root=str(root))
+        return None
+    return WebRoot(root)
 
 
 def _opener(upstream: Upstream) -> Any:

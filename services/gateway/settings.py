@@ -159,6 +159,16 @@ class GatewaySettings:
         )
     )
 
+    web_root: str = setting(
+        Var(
+            "GATEWAY_WEB_ROOT",
+            "",
+            "directory of the built web client (`index.html`, `app.js`) served at `/`; "
+            "empty = this checkout's `clients/web/dist` when it was built, `off` = no page",
+            values="a directory, or off",
+        )
+    )
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> GatewaySettings:
         """Read GATEWAY_* (a bad value names the variable)."""

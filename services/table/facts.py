@@ -56,6 +56,7 @@ class HandStarted:
     button_dead: bool
     posts: tuple[Post, ...]
     commitment: bytes
+    card_commitment: bytes = b""  # "cardroom-cards-v1" (G4a)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +252,7 @@ def view(fact: Fact, viewer: Viewer, *, seq: int, table_id: str, hand_id: str) -
                 button_dead=fact.button_dead,
                 posts=[pb.Post(seat=p.seat, amount=p.amount, kind=p.kind) for p in fact.posts],
                 deck_commitment=fact.commitment,
+                card_commitment=fact.card_commitment,
             )
         )
     elif isinstance(fact, Showdown):

@@ -74,6 +74,7 @@ class Hand:
     community_card: str = ""
     street: int = 0
     commitment: bytes = b""
+    card_commitment: bytes = b""  # the per-card commitment (G4a)
     facts: list[f.Fact] = field(default_factory=list)
     turns: TurnBox = field(default_factory=TurnBox)
 

@@ -175,6 +175,7 @@ class HandRunner:
                 button_dead=button_dead,
                 posts=posts,
                 commitment=h.commitment,
+                card_commitment=h.card_commitment,
             )
         )
         self.emit(f.StreetStarted(0, (STUD_STREETS if h.is_stud else DRAW_STREETS)[0]))
@@ -195,6 +196,7 @@ class HandRunner:
             dpb.DealRequest(burn_first=h.config.burn_before_third, count=3 * n)
         )
         h.commitment = self.deck.commitment
+        h.card_commitment = self.deck.card_commitment
         for i in range(n):
             h.cards[i].down = [c[i], c[n + i]]
             h.cards[i].up = [c[2 * n + i]]
@@ -265,6 +267,7 @@ class HandRunner:
         if isinstance(step, BaseException):
             raise step
         h.commitment = self.deck.commitment
+        h.card_commitment = self.deck.card_commitment
         for i in range(n):
             h.cards[i].down = [c[i + k * n] for k in range(5)]
         self._started(h.button_seat, h.button_dead, (*h.antes(), *h.blinds(plan.posts)))

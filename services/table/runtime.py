@@ -470,6 +470,10 @@ class TableRuntime:
     def reveal(self, hand_id: str) -> pb.DeckReveal:
         return self.history.reveal(hand_id)
 
+    def proof(self, player_id: str | None, hand_id: str) -> pb.DeckProof:
+        """Hand ``hand_id``'s deck proof as ``player_id`` may check it (``History.proof``)."""
+        return self.history.proof(player_id, hand_id)
+
     def summary(self) -> pb.TableSummary:
         return pb.TableSummary(
             table_id=self.table_id,

@@ -84,7 +84,7 @@ class TableManager:
         self.watch = watch or WatchLimits()
         self.tables: dict[str, TableRuntime] = {}
         # Stopped tournament tables: no longer played or joined, but their hands
-        # are the players' history (GetHandHistory, GetDeckReveal).
+        # are the players' history (GetHandHistory, GetDeckProof, GetDeckReveal).
         self.finished: collections.OrderedDict[str, TableRuntime] = collections.OrderedDict()
         self._task: asyncio.Task[None] | None = None
         self.log = get_logger()
@@ -350,6 +350,19 @@ class TableServicer(
             await self._authenticate(request.player_id, token, request.table_id)
             player = request.player_id
         return pb.GetHandHistoryResponse(hands=runtime.histories(player, request.hand_id, limit))
+
+    async def GetDeckProof(self, request: pb.GetDeckProofRequest, context: Context) -> pb.DeckProof:
+        """A finished hand's deal as the requester may check it (G4a): identified
+        as for GetHandHistory (a player's own view with their token, else the
+        public's), the proof opens only the cards that view shows."""
+        check_id(request.hand_id, "hand_id")
+        runtime = await self.manager.get_played(request.table_id)
+        player: str | None = None
+        token = player_token(request.token, context)
+        if request.player_id or token:
+            await self._authenticate(request.player_id, token, request.table_id)
+            player = request.player_id
+        return runtime.proof(player, request.hand_id)
 
     async def GetDeckReveal(
         self, request: pb.GetDeckRevealRequest, context: Context

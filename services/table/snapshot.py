@@ -77,6 +77,7 @@ def snapshot(
     snap.button_dead = hand.button_dead
     snap.community_card = hand.community_card
     snap.deck_commitment = hand.commitment
+    snap.card_commitment = hand.card_commitment
     snap.event_seq = len(hand.facts)
     snap.pots.extend(hand.pots)
     players = hand.chips

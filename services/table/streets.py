@@ -83,6 +83,7 @@ class Deck:
         self._preset_order = list(preset_order)
         self.deck_id = ""
         self.commitment = b""
+        self.card_commitment = b""  # "cardroom-cards-v1" (G4a)
         self._burn_owed = False  # D6: owed by the first draw that replaces cards
 
     async def open(self, first_deal: dpb.DealRequest) -> list[str]:
@@ -102,6 +103,7 @@ class Deck:
         )
         self.deck_id = opened.deck_id  # known from here on: closed when voided
         self.commitment = opened.commitment
+        self.card_commitment = opened.card_commitment
         return list(opened.first_deal.cards)
 
     def draw_starts(self) -> None:

@@ -167,18 +167,24 @@ def test_gateway_api_route() -> None:
     matches = [m for rule in grpc_route["spec"]["rules"] for m in rule["matches"]]
     assert matches == [{"method": {"type": "Exact", "service": ROOM.full_name}}]
     # gRPC-Web and Connect: its paths, and only those; the server streams without a
-    # request timeout.
+    # request timeout; and the web client's page (GET / and /web/..., issue 17).
     streams: set[str] = set()
+    page: list[dict[str, object]] = []
     for rule in routes["gateway-web"]["spec"]["rules"]:
         for match in rule["matches"]:
             path = match["path"]
-            assert path["value"].startswith(f"/{ROOM.full_name}/"), path
-            if path["type"] == "Exact":
+            if not path["value"].startswith(f"/{ROOM.full_name}/"):
+                page.append(match)
+            elif path["type"] == "Exact":
                 streams.add(path["value"].rsplit("/", 1)[1])
                 assert rule["timeouts"] == {"request": "0s"}, path
             else:
                 assert path == {"type": "PathPrefix", "value": f"/{ROOM.full_name}/"}
     assert streams == SERVER_STREAMS
+    assert page == [
+        {"path": {"type": "Exact", "value": "/"}, "method": "GET"},
+        {"path": {"type": "PathPrefix", "value": "/web/"}, "method": "GET"},
+    ]
 
     # TLS to the pods, verified for a name of the certificate they present.
     (policy,) = of_kind(objects, "BackendTLSPolicy").values()
@@ -213,10 +219,14 @@ def test_ingress_route() -> None:
         assert spec["tls"] == [{"hosts": [host], "secretName": PUBLIC_CERTIFICATE}], name
         (rule,) = spec["rules"]
         assert rule["host"] == host, name
-        (path,) = rule["http"]["paths"]
-        assert (path["path"], path["pathType"]) == (f"/{ROOM.full_name}/", "Prefix"), name
-        service = path["backend"]["service"]
-        assert service == {"name": GATEWAY, "port": {"name": port["name"]}}, name
+        paths = {(p["path"], p["pathType"]): p for p in rule["http"]["paths"]}
+        expected = {(f"/{ROOM.full_name}/", "Prefix")}
+        if name == "gateway-web":  # the web client's page (issue 17)
+            expected |= {("/", "Exact"), ("/web/", "Prefix")}
+        assert set(paths) == expected, name
+        for path in paths.values():
+            service = path["backend"]["service"]
+            assert service == {"name": GATEWAY, "port": {"name": port["name"]}}, name
 
 
 def test_production_hostnames_are_set_once(tmp_path: Path) -> None:

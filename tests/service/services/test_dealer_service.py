@@ -11,6 +11,7 @@ import pytest
 from poker.common.v1 import common_pb2 as common
 from poker.common.v1.batch_pb2 import CallBatch
 from poker.dealer.v1 import dealer_pb2 as pb
+from poker_rules.card_commitment import commit_cards
 from poker_rules.cards import card_str, parse_cards, short_deck, standard_deck
 from poker_rules.commitment import verify
 from services.dealer.audit import audit_reveal
@@ -55,6 +56,26 @@ def test_dealer_commitment_verifies_against_reveal__G4(dealer: AuditingDealer) -
     swapped = [order[1], order[0], *order[2:]]
     assert not verify(opened.commitment, swapped, reveal.salt, reveal.reshuffle_seed)
     assert not verify(opened.commitment, order, bytes(32), reveal.reshuffle_seed)
+
+
+def test_dealer_commits_card_by_card_before_the_first_card__G4a(dealer: AuditingDealer) -> None:
+    """OpenDeck returns the per-card commitment beside the deck's (scheme
+    cardroom-cards-v1), before any card; CloseDeck repeats it; the audit checks it
+    against the revealed order and salt, and refuses a reveal where it does not
+    match."""
+    opened = dealer.open(game=common.GAME_DRAW_7A, players=5, hand_id="h-2")
+    assert opened.card_scheme == "cardroom-cards-v1" and len(opened.card_commitment) == 32
+    assert opened.card_commitment != opened.commitment
+    reveal = dealer.close(opened.deck_id)  # audited (AuditingDealer)
+    assert reveal.card_commitment == opened.card_commitment
+    assert commit_cards(list(reveal.order), reveal.salt) == opened.card_commitment
+    assert len(reveal.order) == 36  # G1: the sixes with five players
+    tampered = pb.CloseDeckResponse()
+    tampered.CopyFrom(reveal)
+    tampered.card_commitment = commit_cards(list(reveal.order), bytes(32))
+    assert audit_reveal(tampered) == [
+        "the per-card commitment does not match the revealed order and salt (G4a)"
+    ]
 
 
 def test_dealer_every_hand_has_a_fresh_shuffle__G4(dealer: AuditingDealer) -> None:

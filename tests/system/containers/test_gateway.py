@@ -339,6 +339,21 @@ def test_the_gateway_container_serves_the_room_on_its_one_port(stack: ContainerS
     assert set(serving[0]["protocols"]) == {"grpc", "grpc-web", "connect"}
 
 
+def test_the_gateway_container_serves_the_web_client(stack: ContainerStack) -> None:
+    """The image carries the built web client (issue 17): the page and its script
+    at the door, under a Content-Security-Policy of this origin only."""
+    context = ssl.create_default_context(cafile=str(stack.pki.ca_file))
+    with urllib.request.urlopen(f"https://{stack.door}/", context=context, timeout=5) as page:
+        html = page.read().decode()
+        csp = page.headers["content-security-policy"]
+    assert "/web/app.js" in html and "script-src 'self'" in csp
+    with urllib.request.urlopen(
+        f"https://{stack.door}/web/app.js", context=context, timeout=5
+    ) as script:
+        assert script.headers["content-type"].startswith("text/javascript")
+        assert len(script.read()) > 10_000
+
+
 def test_a_player_plays_through_the_gateway_container(game: DoorGame) -> None:
     assert game.errors == []
     assert game.played >= HANDS

@@ -13,10 +13,13 @@ from typing import Any
 
 import grpc
 import pytest
+from google.protobuf import json_format
 
 from poker.room.v1 import room_pb2 as rpb
 from poker.room.v1 import room_pb2_grpc as rpb_grpc
+from poker.table.v1 import table_pb2 as tpb
 from poker_wire.channels import player_channel
+from poker_wire.deck_proof import check_proof
 
 from .door import SHARDS, Door
 
@@ -144,3 +147,50 @@ def test_health_and_connect_json_over_http1(door: Door) -> None:
     )
     assert status == 401
     assert json.loads(body)["code"] == "unauthenticated"
+
+
+def test_deck_proofs_through_the_door_verify_on_every_shard__G4a(door: Door) -> None:  # noqa: N802
+    """Room.GetDeckProof at the door, for a finished hand of a table on each shard:
+    the public proof (no credential, and a player's who was not dealt in) opens
+    only what the public history shows, and verifies against its HandStarted;
+    over gRPC and in Connect JSON over HTTP/1.1 alike.  An unknown table is
+    NOT_FOUND."""
+
+    async def check() -> list[tuple[str, str]]:
+        channel, room = _room(door)
+        async with channel:
+            made = await room.Register(rpb.RegisterRequest(name="erin"))
+            auth = (("authorization", f"Bearer {made.credential}"),)
+            done: list[tuple[str, str]] = []
+            for table_id in door.table_ids:
+                history = await room.GetHandHistory(
+                    rpb.GetHandHistoryRequest(table_id=table_id, limit=1)
+                )
+                if not history.hands:
+                    continue
+                hand = history.hands[-1]
+                request = rpb.GetDeckProofRequest(table_id=table_id, hand_id=hand.hand_id)
+                proof = await room.GetDeckProof(request)
+                verdict = check_proof(proof, hand)
+                assert verdict.ok, verdict.problems
+                assert await room.GetDeckProof(request, metadata=auth) == proof
+                done.append((table_id, hand.hand_id))
+            with pytest.raises(grpc.aio.AioRpcError) as error:
+                await room.GetDeckProof(rpb.GetDeckProofRequest(table_id="t-nope", hand_id="h-1"))
+            assert error.value.code() == grpc.StatusCode.NOT_FOUND
+            return done
+
+    done = asyncio.run(check())
+    assert {door.shard_of(t) for t, _ in done} == set(range(SHARDS)), done
+    table_id, hand_id = done[0]
+    status, _, body = _https(
+        door,
+        "/poker.room.v1.Room/GetDeckProof",
+        method="POST",
+        headers={"content-type": "application/json"},
+        body=json.dumps({"tableId": table_id, "handId": hand_id}).encode(),
+    )
+    assert status == 200, body
+    proof = json_format.Parse(body, tpb.DeckProof())
+    assert proof.scheme == "cardroom-cards-v1" and proof.hand_id == hand_id
+    assert len(proof.positions) == 52

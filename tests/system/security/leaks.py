@@ -430,6 +430,12 @@ class Scan:
         self.messages += 1
         self._check(hist, hist.hand_id, player_id, where=label, history=True, after_showdown=True)
 
+    def proof(self, label: str, player_id: str | None, proof: pb.DeckProof) -> None:
+        """A deck proof (G4a) names the cards it opens and those dealt after a
+        reshuffle: each must be one the viewer's history may show."""
+        self.messages += 1
+        self._check(proof, proof.hand_id, player_id, where=label, history=True, after_showdown=True)
+
 
 def attribution(event: pb.TableEvent, truth: HandTruth, seat: int) -> list[str]:
     """Cards put on the right seat: what a message says a seat holds is what the

@@ -77,6 +77,8 @@ class TableRecord:
     snapshots: list[tuple[Player, pb.Snapshot]] = field(default_factory=list)
     # (viewer or None for the public, the viewer's label, history)
     histories: list[tuple[Player | None, str, pb.HandHistory]] = field(default_factory=list)
+    # (viewer or None, label, the viewer's deck proof of one hand of ``histories``, G4a)
+    proofs: list[tuple[Player | None, str, pb.DeckProof]] = field(default_factory=list)
     hand_ids: list[str] = field(default_factory=list)  # finished, in order
     rejected: list[pb.ActionRejected] = field(default_factory=list)
     rebuys: int = 0
@@ -357,6 +359,23 @@ async def _play(
                     await door.close()
 
 
+async def _door_proofs(
+    room: Room, wanted: list[tuple[str, str, Player | None]]
+) -> list[pb.DeckProof]:
+    """GetDeckProof at the door for each (table, hand, viewer), as for histories."""
+    got: list[pb.DeckProof] = []
+    async with room.door_channel() as channel:
+        for table_id, hand_id, viewer in wanted:
+            got.append(
+                await RoomStub(channel).GetDeckProof(
+                    rpb.GetDeckProofRequest(table_id=table_id, hand_id=hand_id),
+                    metadata=bearer(viewer.credential) if viewer else None,
+                    timeout=10,
+                )
+            )
+    return got
+
+
 async def _door_histories(
     room: Room, wanted: list[tuple[str, Player | None]]
 ) -> list[list[pb.HandHistory]]:
@@ -383,8 +402,8 @@ def play_tables(
     via: Via = "direct",
 ) -> list[TableRecord]:
     """Create, seat and play every planned table (``via`` the table's own port or
-    the door); then fetch every hand history as the public, each participant and
-    a non-participant see it, the same way."""
+    the door); then fetch every hand history, and every hand's deck proof (G4a),
+    as the public, each participant and a non-participant see it, the same way."""
     rng = random.Random(seed)
     records: list[TableRecord] = []
     for k, plan in enumerate(plans):
@@ -416,6 +435,17 @@ def play_tables(
         got = [room.history(r.table_id, v, limit=100) for r, v, _ in wanted]
     for (rec, viewer, label), hands in zip(wanted, got, strict=True):
         rec.histories += [(viewer, label, history) for history in hands]
+    asked = [
+        (rec, viewer, label, history.hand_id)
+        for rec in records
+        for viewer, label, history in rec.histories
+    ]
+    if via == "door":
+        proofs = asyncio.run(_door_proofs(room, [(r.table_id, h, v) for r, v, _, h in asked]))
+    else:
+        proofs = [room.proof(r.table_id, h, v) for r, v, _, h in asked]
+    for (rec, viewer, label, _), proof in zip(asked, proofs, strict=True):
+        rec.proofs.append((viewer, label, proof))
     return records
 
 

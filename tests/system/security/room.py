@@ -197,6 +197,14 @@ class Room:
         reply = self.table.GetHandHistory(request, timeout=10)
         return list(reply.hands)
 
+    def proof(self, table_id: str, hand_id: str, player: Player | None = None) -> pb.DeckProof:
+        """GetDeckProof of a finished hand, as ``player`` (None: the public) may check it."""
+        request = pb.GetDeckProofRequest(table_id=table_id, hand_id=hand_id)
+        if player is not None:
+            request.player_id, request.token = player.player_id, player.token
+        proof: pb.DeckProof = self.table.GetDeckProof(request, timeout=10)
+        return proof
+
     def reveal(self, table_id: str, hand_id: str) -> pb.DeckReveal:
         reveal: pb.DeckReveal = self.audit.GetDeckReveal(
             pb.GetDeckRevealRequest(table_id=table_id, hand_id=hand_id, audit_token=AUDIT_TOKEN),

@@ -55,6 +55,7 @@ ANYONE: tuple[str, ...] = (
     "GetTournament",
     "GetStandings",
     "GetHandHistory",
+    "GetDeckProof",
 )
 # One stream for many players: each session's Join carries its own player's
 # token (test_play_many.py runs its refusals through the door).

@@ -31,6 +31,7 @@ import pytest
 from poker.common.v1 import common_pb2 as common
 from poker.dealer.v1 import dealer_pb2 as dpb
 from poker.table.v1 import table_pb2 as pb
+from poker_wire.deck_proof import check_proof
 
 from .leaks import HandTruth, Scan, attribution, audit, first, hand_truth
 from .play import TablePlan, TableRecord, play_tables
@@ -120,7 +121,11 @@ def test_random_play_leaks_no_card_and_every_deck_verifies__G4_S12(room: Room, v
         for viewer, label, history in rec.histories:
             pid = viewer.player_id if viewer else None
             scan.history(f"{rec.plan.name} {label} history", pid, history)
+        for viewer, label, proof in rec.proofs:
+            pid = viewer.player_id if viewer else None
+            scan.proof(f"{rec.plan.name} {label} deck proof", pid, proof)
         problems += attribution_problems(rec, truths)
+        problems += proof_problems(rec)
     assert not scan.violations, "\n".join(str(v) for v in scan.violations[:30])
     assert not problems, "\n".join(problems[:30])
     check_commitments(room, records, truths)
@@ -132,6 +137,18 @@ def test_random_play_leaks_no_card_and_every_deck_verifies__G4_S12(room: Room, v
     )
     # Checked last, so that a stream ended early still has what it got scanned.
     assert not ended, "\n".join(ended[:30])
+
+
+def proof_problems(rec: TableRecord) -> list[str]:
+    """G4a: every viewer's deck proof of every hand verifies against the card
+    commitment its history's HandStarted carries (the streams got the same one:
+    check_commitments) and against the cards that history shows."""
+    problems: list[str] = []
+    histories = {(id(viewer), h.hand_id): h for viewer, _, h in rec.histories}
+    for viewer, label, proof in rec.proofs:
+        verdict = check_proof(proof, histories[(id(viewer), proof.hand_id)])
+        problems += [f"{label} deck proof of {proof.hand_id}: {p}" for p in verdict.problems]
+    return problems
 
 
 def attribution_problems(rec: TableRecord, truths: dict[str, HandTruth]) -> list[str]:
@@ -160,22 +177,29 @@ def attribution_problems(rec: TableRecord, truths: dict[str, HandTruth]) -> list
 
 
 def check_commitments(room: Room, records: list[TableRecord], truths: dict[str, HandTruth]) -> None:
-    """G4: every hand's commitment, as every seat and the spectator got it, verifies."""
+    """G4: every hand's commitment, as every seat and the spectator got it, verifies;
+    G4a: so does its per-card commitment, the same for everyone too."""
     for rec in records:
         seen: dict[str, set[bytes]] = {}
+        cards: dict[str, set[bytes]] = {}
         messages = [m for s in rec.streams for m in s.messages]
         messages += [m for s in rec.spectators for m in s.messages]
         for message in messages:
             for event in events_of(message):
                 if event.HasField("hand_started"):
                     seen.setdefault(event.hand_id, set()).add(event.hand_started.deck_commitment)
+                    cards.setdefault(event.hand_id, set()).add(event.hand_started.card_commitment)
         for _, snap in rec.snapshots:
             seen.setdefault(snap.hand_id, set()).add(snap.deck_commitment)
+            cards.setdefault(snap.hand_id, set()).add(snap.card_commitment)
         for hand_id in rec.hand_ids:
             truth = truths[hand_id]
             assert seen.get(hand_id) == {truth.commitment}, hand_id
             assert len(truth.commitment) == 32
-            assert audit(room.reveal(rec.table_id, hand_id)) == [], hand_id
+            reveal = room.reveal(rec.table_id, hand_id)
+            assert audit(reveal) == [], hand_id
+            assert cards.get(hand_id) == {reveal.card_commitment}, hand_id
+            assert len(reveal.card_commitment) == 32
 
 
 def check_mucks_in_history__S12(records: list[TableRecord], truths: dict[str, HandTruth]) -> None:

@@ -424,6 +424,10 @@ def test_malformed_table_requests_change_nothing(room: Room) -> None:
         request = pb.GetHandHistoryRequest(**{"table_id": table_id, **fields})
         return lambda: table.GetHandHistory(request, timeout=5)
 
+    def proof(**fields: Any) -> Callable[[], Any]:
+        request = pb.GetDeckProofRequest(**{"table_id": table_id, **fields})
+        return lambda: table.GetDeckProof(request, timeout=5)
+
     def reveal(**fields: Any) -> Callable[[], Any]:
         request = pb.GetDeckRevealRequest(
             **{"table_id": table_id, "audit_token": AUDIT_TOKEN, **fields}
@@ -459,6 +463,10 @@ def test_malformed_table_requests_change_nothing(room: Room) -> None:
         ("history 10 KB hand id", history(hand_id=LONG)),
         ("history empty table id", history(table_id="")),
         ("history 10 KB player id", history(player_id=LONG, token=token)),
+        ("proof empty hand id", proof()),
+        ("proof 10 KB hand id", proof(hand_id=LONG)),
+        ("proof empty table id", proof(hand_id="h-1", table_id="")),
+        ("proof 10 KB player id", proof(hand_id="h-1", player_id=LONG, token=token)),
         ("reveal empty hand id", reveal()),
         ("reveal 10 KB hand id", reveal(hand_id=LONG)),
         ("reveal 10 KB table id", reveal(table_id=LONG, hand_id="h-1")),

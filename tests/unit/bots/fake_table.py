@@ -173,6 +173,12 @@ class FakeTable(table_pb2_grpc.TableServiceServicer):
         await context.abort(grpc.StatusCode.UNIMPLEMENTED, NOT_SERVED)
         raise AssertionError("abort raises")
 
+    async def GetDeckProof(  # noqa: N802 - the RPC's name
+        self, request: t.GetDeckProofRequest, context: Any
+    ) -> t.DeckProof:
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, NOT_SERVED)
+        raise AssertionError("abort raises")
+
     async def GetDeckReveal(  # noqa: N802 - the RPC's name
         self, request: t.GetDeckRevealRequest, context: Any
     ) -> t.DeckReveal:
