@@ -135,6 +135,28 @@ def open_seat(person: Person, seated: Seated, *, width: int | None = None) -> Pa
     return page
 
 
+def sit_through_the_lobby(person: Person, room: WebRoom, key: str, name: str) -> Seated:
+    """A person as a newcomer does it: register on the lobby page, sit down at the
+    table with the lobby's buy-in form, land on the table page."""
+    page = person.page
+    table_id = room.tables[key]
+    page.wait_for_selector("form#register", timeout=20_000)
+    page.fill("input#name", name)
+    page.click("form#register button[type=submit]")
+    expect(page.locator("#player-name")).to_have_text(name, timeout=20_000)
+    line = page.locator(f'[data-table-id="{table_id}"]').first
+    line.locator('input[name="buy-in"]').fill(str(BUY_IN))
+    line.locator('button[data-action="sit"]').click()
+    page.wait_for_url(f"**#/table/{table_id}", timeout=20_000)
+    me = page.locator('.seats [data-seat][data-me="true"]')
+    expect(me).to_be_visible(timeout=20_000)
+    credential = page.evaluate("localStorage.getItem('cardroom.credential')")
+    assert isinstance(credential, str) and "." in credential
+    player_id = credential.rpartition(".")[0]
+    seat = int(me.get_attribute("data-seat") or 0)
+    return Seated(room, table_id, credential, player_id, name, seat)
+
+
 @pytest.fixture
 def seats(room: WebRoom) -> Iterator[list[Seated]]:
     """The people a test seats; they leave the table when it ends."""
@@ -270,13 +292,14 @@ def turn_over(page: Page, state: dict[str, Any]) -> None:
 def test_draw_raise_and_discard_through_the_page(
     room: WebRoom, person: Person, seats: list[Seated]
 ) -> None:
-    """7-A no limit (D2, D5-D7): the person raises with the slider's number input
-    (an amount inside the menu's min_to..max_to), draws two cards (D6: the discard
+    """7-A no limit (D2, D5-D7): a person registers and sits down through the lobby
+    page, raises with the slider (moved by the keyboard inside the menu's
+    min_to..max_to; the number input follows), draws two cards (D6: the discard
     count shows 2, two new cards replace them), plays the hand to its result, and
     the stacks the page shows equal the lobby's once the hand is recorded."""
-    seated = sit_down(room, "draw_nl", "Web drawer")
+    seated = sit_through_the_lobby(person, room, "draw_nl", "Web drawer")
     seats.append(seated)
-    page = open_seat(person, seated)
+    page = person.page
     raised = drew_two = False
     hands = 0
     seen = read(page)["handsSeen"]
@@ -296,15 +319,18 @@ def test_draw_raise_and_discard_through_the_page(
         aggressive = next((a for a in ("raise", "bet") if a in actions), None)
         if state["street"] == "pre_draw" and aggressive and raised_in is None:
             low, high = int(state["minTo"]), int(state["maxTo"])
-            assert low <= high
-            amount = min(high, low + max(1, (high - low) // 40))
-            page.locator("#amount").fill(str(amount))
-            button = page.locator(f'#actions button[data-action="{aggressive}"]')
-            expect(button).to_have_attribute("data-amount", str(amount))
+            assert low < high, "no room to raise with a slider"
             slider = page.locator("#amount-slider")
             assert slider.get_attribute("min") == str(low)
             assert slider.get_attribute("max") == str(high)
-            assert slider.input_value() == str(amount)  # the slider follows the number
+            slider.focus()  # the slider itself, moved by the keyboard as a person would
+            for _ in range(3):
+                page.keyboard.press("ArrowRight")
+            amount = int(slider.input_value())
+            assert low < amount <= high, (low, amount, high)
+            expect(page.locator("#amount")).to_have_value(str(amount))  # the number follows
+            button = page.locator(f'#actions button[data-action="{aggressive}"]')
+            expect(button).to_have_attribute("data-amount", str(amount))
             button.click()
             verb = "raises to" if aggressive == "raise" else "bets"
             last = page.locator(f'.seats [data-seat="{seated.seat}"] .last-action')
