@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _pytest.nodeid import NodeId
 
 from tests.support.postgres import PostgresServer
 
@@ -43,10 +44,27 @@ MARKED: dict[str, str] = {
 POSTGRESQL_PARAM = "postgresql"
 
 
+class _XdistGroups:
+    """``--dist loadgroup`` for pytest 9: xdist (3.8) names a grouped test's
+    group by appending ``@<group>`` to ``item._nodeid``, which pytest 9 no longer
+    reads (its ``nodeid`` comes from ``item._id``), so the groups were ignored and
+    every worker started its own module fixtures: two sets of containers at once.
+    Runs after xdist's hook and carries the suffix over."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> Iterator[None]:
+        yield  # every other implementation, xdist's included, first
+        for item in items:
+            named = item.__dict__.get("_nodeid")
+            if isinstance(named, str) and "@" in named and item.nodeid != named:
+                item._id = NodeId.parse(named)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Register the marks; refuse to test a stale mypyc build: a compiled module
     shadows its source, so an edit to the ``.py`` would silently not be tested.
     ``make test`` recompiles; ``make purepython`` removes the compiled modules."""
+    config.pluginmanager.register(_XdistGroups(), "cardroom-xdist-groups")
     for name, what in MARKS.items():
         config.addinivalue_line("markers", f"{name}: {what}")
     for place in MARKED:

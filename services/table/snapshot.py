@@ -110,6 +110,7 @@ def snapshot(
     turn = hand.turn
     if turn is not None:
         snap.to_act_seat = turn.seat
+        snap.to_act_deadline_unix_ms = turn.deadline_unix_ms
         if turn.seat == seat:
             snap.your_turn.CopyFrom(
                 pb.YourTurn(

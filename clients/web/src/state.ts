@@ -314,7 +314,8 @@ export class TableState {
       };
     } else if (snap.toActSeat !== undefined) {
       const known = this.toAct && this.toAct.seat === snap.toActSeat ? this.toAct : null;
-      this.toAct = known ?? { seat: snap.toActSeat, actionSeq: -1n, deadline: 0 };
+      const deadline = Number(snap.toActDeadlineUnixMs); // 0 from a room before it was sent
+      this.toAct = known ?? { seat: snap.toActSeat, actionSeq: -1n, deadline };
     } else {
       this.toAct = null;
     }

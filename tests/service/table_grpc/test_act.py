@@ -127,7 +127,12 @@ def test_act_applies_the_bring_in_and_the_turn_moves_to_the_next_seat__S5() -> N
         snap = await turn.state(turn.other)
         assert snap.to_act_seat == turn.other.seat
         assert snap.your_turn.action_seq == yours.your_turn.action_seq
-        assert not (await turn.state()).HasField("your_turn")
+        others = await turn.state()
+        assert not others.HasField("your_turn")
+        # S10: another seat's clock is in its Snapshot too (a page that reconnects
+        # counts it down), the same deadline as the YourTurn's.
+        assert others.to_act_seat == turn.other.seat
+        assert others.to_act_deadline_unix_ms == yours.your_turn.deadline_unix_ms > 0
         for stream in streams.values():
             await stream.close()
 
