@@ -344,11 +344,7 @@ class TableServicer(
         if request.hand_id:
             check_id(request.hand_id, "hand_id")
         runtime = await self.manager.get_played(request.table_id)
-        player: str | None = None
-        token = player_token(request.token, context)
-        if request.player_id or token:
-            await self._authenticate(request.player_id, token, request.table_id)
-            player = request.player_id
+        player = await self._history_viewer(request, context)
         return pb.GetHandHistoryResponse(hands=runtime.histories(player, request.hand_id, limit))
 
     async def GetDeckProof(self, request: pb.GetDeckProofRequest, context: Context) -> pb.DeckProof:
@@ -357,12 +353,18 @@ class TableServicer(
         public's), the proof opens only the cards that view shows."""
         check_id(request.hand_id, "hand_id")
         runtime = await self.manager.get_played(request.table_id)
-        player: str | None = None
+        return runtime.proof(await self._history_viewer(request, context), request.hand_id)
+
+    async def _history_viewer(
+        self, request: pb.GetHandHistoryRequest | pb.GetDeckProofRequest, context: Context
+    ) -> str | None:
+        """Whose view of finished hands a request asks for: the player's own when it
+        names one or carries a token (checked), else None, the public's."""
         token = player_token(request.token, context)
-        if request.player_id or token:
-            await self._authenticate(request.player_id, token, request.table_id)
-            player = request.player_id
-        return runtime.proof(player, request.hand_id)
+        if not (request.player_id or token):
+            return None
+        await self._authenticate(request.player_id, token, request.table_id)
+        return request.player_id
 
     async def GetDeckReveal(
         self, request: pb.GetDeckRevealRequest, context: Context

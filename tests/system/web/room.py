@@ -11,12 +11,15 @@ player's) is what the leak checks compare the page and its traffic against.
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+from google.protobuf.json_format import MessageToDict
 
 from devroom.busy_room import Thinking
 from devroom.stack import Stack
@@ -27,10 +30,11 @@ from poker.room.v1 import room_pb2_grpc as rpb_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc as tpb_grpc
 from poker_bots import PlayStats, make_bot, play
-from poker_wire.channels import player_channel, staff_lobby
+from poker_wire.channels import player_channel, player_channel_sync, staff_lobby
 from service_kit.pki import spki_pin
 
 T = TypeVar("T")
+CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 THINK_S = 0.15
 CLOCK_MS = 30_000  # a person's turn: long enough for a test to read and click
 MIN_BUY_IN = 400
@@ -104,6 +108,32 @@ class WebRoom:
                 return table
 
         return off_the_loop(ask)
+
+    def public_cards(self, table_id: str, hand_id: str, credential: str = "") -> set[str]:
+        """Every card in a hand's public history (through the door, as a viewer who
+        was not in the hand, or as nobody): all a spectator may have seen of it."""
+        auth = (("authorization", f"Bearer {credential}"),) if credential else ()
+        with player_channel_sync(self.target, self.ca_file) as channel:
+            answer = rpb_grpc.RoomStub(channel).GetHandHistory(
+                rpb.GetHandHistoryRequest(table_id=table_id, hand_id=hand_id, limit=1),
+                metadata=auth,
+                timeout=15,
+            )
+        cards: set[str] = set()
+
+        def walk(value: Any) -> None:
+            if isinstance(value, str) and CARD.match(value):
+                cards.add(value)
+            elif isinstance(value, dict):
+                for inner in value.values():
+                    walk(inner)
+            elif isinstance(value, list):
+                for inner in value:
+                    walk(inner)
+
+        for hand in answer.hands:
+            walk([MessageToDict(event) for event in hand.events])
+        return cards
 
     def deck_reveal(self, table_id: str, hand_id: str) -> tpb.DeckReveal:
         """The auditor's reveal of a finished hand: the whole deck order."""

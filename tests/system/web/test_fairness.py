@@ -25,7 +25,6 @@ import time
 import urllib.request
 from typing import Any
 
-from google.protobuf.json_format import MessageToDict
 from playwright.sync_api import Route, expect
 
 from poker.room.v1 import room_pb2 as rpb
@@ -36,7 +35,6 @@ from .conftest import Person
 from .room import WebRoom
 
 HANDS = 4  # checked hands besides the tampered one
-CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 VERDICTS = "#fairness li[data-hand-id]"
 VERIFIED = re.compile(r"verified: \d+ cards? you saw (was|were) fixed before the deal")
 
@@ -46,29 +44,6 @@ def _register(room: WebRoom, name: str) -> str:
         made = rpb_grpc.RoomStub(channel).Register(rpb.RegisterRequest(name=name), timeout=15)
     credential: str = made.credential
     return credential
-
-
-def _public_cards(room: WebRoom, table_id: str, hand_id: str) -> set[str]:
-    """Every card in the public history of the hand: all a spectator may see."""
-    with player_channel_sync(room.target, room.ca_file) as channel:
-        answer = rpb_grpc.RoomStub(channel).GetHandHistory(
-            rpb.GetHandHistoryRequest(table_id=table_id, hand_id=hand_id, limit=1), timeout=15
-        )
-    cards: set[str] = set()
-
-    def walk(value: Any) -> None:
-        if isinstance(value, str) and CARD.match(value):
-            cards.add(value)
-        elif isinstance(value, dict):
-            for inner in value.values():
-                walk(inner)
-        elif isinstance(value, list):
-            for inner in value:
-                walk(inner)
-
-    for hand in answer.hands:
-        walk([MessageToDict(event) for event in hand.events])
-    return cards
 
 
 class Tamper:
@@ -160,5 +135,5 @@ def test_the_fairness_check_shows_verified_for_every_hand_and_failed_for_a_tampe
     # The proofs opened only cards of each hand's public history (G4).
     for hand_id, cards in tamper.opened.items():
         if cards:
-            assert cards <= _public_cards(room, table_id, hand_id), hand_id
+            assert cards <= room.public_cards(table_id, hand_id), hand_id
     assert person.recorded.errors == []

@@ -18,19 +18,13 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from google.protobuf.json_format import MessageToDict
 from playwright.sync_api import expect
-
-from poker.room.v1 import room_pb2 as rpb
-from poker.room.v1 import room_pb2_grpc as rpb_grpc
-from poker_wire.channels import player_channel_sync
 
 from .conftest import Person
 from .room import WebRoom
 from .test_table import SCREENSHOTS, register
 
 HANDS = 20
-CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 # A card in the page's traffic: a JSON string of exactly a card ("As"); the
 # hand it belongs to: the last "handId" before it.
 TOKEN = re.compile(r'"handId":\s*"([^"]+)"|"([2-9TJQKA][cdhs])"')
@@ -55,31 +49,6 @@ DOM = """
   };
 }
 """
-
-
-def public_cards(room: WebRoom, credential: str, table_id: str, hand_id: str) -> set[str]:
-    """The cards of a hand's public history: what any spectator may have seen."""
-    with player_channel_sync(room.target, room.ca_file) as channel:
-        answer = rpb_grpc.RoomStub(channel).GetHandHistory(
-            rpb.GetHandHistoryRequest(table_id=table_id, hand_id=hand_id, limit=1),
-            metadata=(("authorization", f"Bearer {credential}"),),
-            timeout=15,
-        )
-    cards: set[str] = set()
-
-    def walk(value: Any) -> None:
-        if isinstance(value, str) and CARD.match(value):
-            cards.add(value)
-        elif isinstance(value, dict):
-            for inner in value.values():
-                walk(inner)
-        elif isinstance(value, list):
-            for inner in value:
-                walk(inner)
-
-    for hand in answer.hands:
-        walk([MessageToDict(event) for event in hand.events])
-    return cards
 
 
 def traffic_by_hand(received: str) -> dict[str, set[str]]:
@@ -147,7 +116,7 @@ def test_spectator_sees_only_public_cards(room: WebRoom, person: Person) -> None
             reveal = room.deck_reveal(table_id, hand)
         except Exception:  # the hand still in progress: not in the history yet
             continue
-        public = public_cards(room, credential, table_id, hand)
+        public = room.public_cards(table_id, hand, credential)
         hidden = set(reveal.order) - public
         assert public and hidden, (hand, public)
         assert not (in_dom[hand] & hidden), f"hand {hand}: hidden cards in the DOM"
