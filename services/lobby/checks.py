@@ -1,6 +1,6 @@
 """What both kinds of table share: the seat counts (S1, D1), the action clock (S10),
-the check of a reported hand result, and the guard for a state the book's own
-bookkeeping rules out.
+the check of a reported hand result (its stacks, and the players it sits out), and
+the guard for a state the book's own bookkeeping rules out.
 
 Ring tables and tournament tables check their requests against the same limits,
 so they are stated once here; each kind words its own refusals.
@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from poker.lobby.v1 import lobby_pb2 as pb
 from poker_rules.config import Game
-from poker_wire import check_chips, check_count
+from poker_wire import check_chips, check_count, check_id
 from service_kit.errors import FailedPreconditionError, InvalidArgumentError
 
 T = TypeVar("T")
@@ -150,3 +150,23 @@ def check_outcome(dealt: Sequence[Dealt], finals: dict[int, int]) -> None:
                 "wins from each opponent at most what they cover of that "
                 "opponent's chips, plus the opponent's dead money"
             )
+
+
+def sit_outs(request: pb.FinishHandRequest, dealt: Sequence[str]) -> list[str]:
+    """The players a FinishHand sits out (``sit_out_player_ids``: the table saw
+    their client leave, docs/rule-decisions.md#departed-players), checked before
+    anything changes: INVALID_ARGUMENT for a malformed id or one listed twice,
+    FAILED_PRECONDITION for a player not dealt into the hand (the table only
+    ever names a player whose decisions in this very hand the clock took)."""
+    ids = [
+        check_id(p, f"sit_out_player_ids[{i}]") for i, p in enumerate(request.sit_out_player_ids)
+    ]
+    if len(set(ids)) != len(ids):
+        raise InvalidArgumentError("sit_out_player_ids lists a player twice; each at most once")
+    strangers = [p for p in ids if p not in dealt]
+    if strangers:
+        raise FailedPreconditionError(
+            f"sit_out_player_ids: {strangers} not dealt into hand {request.hand_id}; "
+            "only players dealt into the hand reported can be sat out with it"
+        )
+    return ids

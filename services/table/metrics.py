@@ -21,6 +21,13 @@ ACTIONS = Counter(
 TIMEOUTS = Counter(
     "table_timeouts", "Action clocks run out (S10), by game and policy.", ("game", "policy")
 )
+PLAYERS_SAT_OUT = Counter(
+    "table_players_sat_out",
+    "Players named in a hand's report to be sat out, by game: the action clock took "
+    "their every decision in TABLE_SIT_OUT_AFTER_CLOCK_HANDS hands in a row (their "
+    "client gone).",
+    ("game",),
+)
 ACTIONS_REJECTED = Counter(
     "table_actions_rejected", "Player actions refused, by status code.", ("code",)
 )

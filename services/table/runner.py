@@ -50,6 +50,7 @@ from . import facts as f
 from .betting_session import BettingSession, Step
 from .calls import HandCalls, HandVoided
 from .clients import Downstream, DownstreamError
+from .departures import Presence
 from .hand import KIND_NAMES, Hand, HandResult, game_name
 from .metrics import ACTIONS, DECISION_SECONDS, TIMEOUTS, timeout_policy_label
 from .streets import DRAW_STREETS, SEVENTH, STUD_STREETS, Deck, StudStreets
@@ -89,6 +90,8 @@ class HandRunner:
         self.betting = hand.betting = BettingSession(
             self.calls, hand.config, hand.seats, hand.start_stacks
         )
+        # Who answered a turn and whose clock ran out (``departures``).
+        self.presence = Presence()
 
     @property
     def rpc_calls(self) -> int:
@@ -106,8 +109,10 @@ class HandRunner:
     # ------------------------------------------------------------ the hand
 
     async def run(self) -> HandResult:
-        """Play the hand; raises HandVoided on a downstream failure (after the
-        facts so far were emitted; the caller voids)."""
+        """Play the hand, the deck closed; the result's facts end with its
+        HandFinished, which the caller emits (``emit``) once the hand is archived
+        and reported.  Raises HandVoided on a downstream failure (after the facts
+        so far were emitted; the caller voids)."""
         h = self.hand
         h.cards = [f.PlayerCards() for _ in h.seats]
         last = await (self._stud() if h.is_stud else self._draw())
@@ -126,25 +131,24 @@ class HandRunner:
         if sum(final) != sum(h.start_stacks):
             raise HandVoided(f"chips not conserved: {sum(h.start_stacks)} in, {sum(final)} out")
         # The deck is closed before anyone is told the hand is over: a dealer that
-        # fails now voids a hand nobody has seen finish, and the hand is in the
-        # table's history (archived with no await after this) by the time a
-        # player who got HandFinished asks GetHandHistory for it.
+        # fails now voids a hand nobody has seen finish.  The HandFinished is the
+        # result's last fact but is not emitted here: the table archives the hand
+        # and reports it to the lobby first (``TableRuntime._finish``), so a player
+        # told the hand is over finds it in GetHandHistory and may stand up at once.
         reveal = await self.close_deck()
-        self.emit(
-            f.HandFinished(
-                awards=tuple(awards),
-                seats=tuple(
-                    f.FinalSeat(s, p, c) for s, p, c in zip(h.seats, h.players, final, strict=True)
-                ),
-                uncalled_seat=betting.uncalled_seat,
-                uncalled_amount=betting.uncalled_amount,
-                voided=False,
-            )
+        finish = f.HandFinished(
+            awards=tuple(awards),
+            seats=tuple(
+                f.FinalSeat(s, p, c) for s, p, c in zip(h.seats, h.players, final, strict=True)
+            ),
+            uncalled_seat=betting.uncalled_seat,
+            uncalled_amount=betting.uncalled_amount,
+            voided=False,
         )
         return HandResult(
             h.hand_id,
             h.config,
-            h.facts,
+            [*h.facts, finish],
             h.seats,
             h.players,
             final,
@@ -304,6 +308,10 @@ class HandRunner:
         self.emit(turn)
         while True:
             action = await h.turns.answer(deadline)
+            if action is not None:
+                self.presence.answered.add(seat)
+            elif seat not in self.fold_on_turn:
+                self.presence.clocked.add(seat)
             if action is None:
                 h.turns.close()
                 get_logger().info(

@@ -2,10 +2,16 @@
 
 The loop asks the lobby for the next hand (``NextHand``: who is dealt in, the
 button and the blinds), runs it (``runner.HandRunner``), keeps its history
-(``history``) and reports the final stacks (``FinishHand``).  A report the lobby
-did not take is retried before anything else, so a hand is never forgotten nor
-reported twice (the lobby's NextHand returns the same pending hand until it is
-reported).
+(``history``), reports the final stacks (``FinishHand``) and only then tells the
+viewers the hand is over (``HandFinished``, see ``_finish``): a player told so
+may stand up at once (the lobby no longer has them in a hand) and finds the hand
+in GetHandHistory.  A report the lobby did not take is retried before anything
+else, so a hand is never forgotten nor reported twice (the lobby's NextHand
+returns the same pending hand until it is reported).
+
+The report also names the players the table saw leave (``departures``): the
+clock took their every decision for ``sit_out_after_clock_hands`` hands in a row,
+and the lobby sits them out with the hand's result.
 
 Crash durability: before its first hand at a table, a process asks the lobby to
 void the hand a dead predecessor left pending (``VoidPendingHand``; the lobby
@@ -34,6 +40,8 @@ import asyncio
 import collections
 import contextlib
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 import grpc
 
@@ -46,12 +54,14 @@ from . import facts as f
 from . import snapshot as snapshots
 from .calls import HandVoided
 from .clients import Downstream, DownstreamError
+from .departures import ClockHands
 from .hand import Hand, HandResult, Rejection, game_name
 from .history import History
 from .metrics import (
     ACTIONS_REJECTED,
     HANDS_FINISHED,
     HANDS_STARTED,
+    PLAYERS_SAT_OUT,
     POT_SIZE,
     TABLE_LOOP_ERRORS,
     hand_ended,
@@ -63,6 +73,20 @@ from .viewers import Audience, Sink, Subscriber, Watcher, WatchLimits, serialize
 # An Act's action taken for the runner, waiting for its verdict: the hand and seat
 # (one answer per turn is in flight) -> the turn's action_seq and the verdict.
 _Pending = dict[tuple[str, int], tuple[int, "asyncio.Future[Rejection | None]"]]
+
+# How a FinishHand went: the lobby took it, refused it (it took nothing, and the
+# report is never sent again), or could not be reached (the loop sends it again).
+Outcome = Literal["taken", "refused", "unreachable"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """A hand played and archived, not yet reported nor told to the viewers."""
+
+    hand: Hand
+    runner: HandRunner
+    finish: f.HandFinished
+    report: lpb.FinishHandRequest
 
 
 class TableRuntime:
@@ -77,7 +101,12 @@ class TableRuntime:
         hand_pause_s: float,
         history_hands: int,
         watch: WatchLimits | None = None,
+        sit_out_after_clock_hands: int = 0,
     ) -> None:
+        """``sit_out_after_clock_hands``: sit out a player whose every decision the
+        clock took in that many hands in a row (``departures``); 0, the default for
+        a table built in code (tests), never does (the service's setting,
+        TABLE_SIT_OUT_AFTER_CLOCK_HANDS, is 2 by default)."""
         self.info = info
         self.table_id = info.table_id
         self.ds = downstream
@@ -93,6 +122,7 @@ class TableRuntime:
         self.played: collections.deque[str] = collections.deque(maxlen=64)  # recent hand ids
         self.last_finished: f.HandFinished | None = None
         self.last_hand: Hand | None = None  # the hand last played (its report may be pending)
+        self.clock_hands = ClockHands(sit_out_after_clock_hands)
         self.log = get_logger().bind(table_id=self.table_id)
         self._task: asyncio.Task[None] | None = None
 
@@ -113,8 +143,11 @@ class TableRuntime:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         if self.unreported is not None:
-            self.unreported.plan_next = False
-            await self._report(self.unreported)
+            request = self.unreported
+            request.plan_next = False
+            outcome, _ = await self._report(request)
+            if outcome == "refused":
+                self._refused(request)
         self.viewers.end_all(grpc.StatusCode.UNAVAILABLE, "the table service is shutting down")
 
     async def _take_over(self) -> None:
@@ -154,8 +187,11 @@ class TableRuntime:
         """One turn of the loop: report what is pending, get a plan, play it; the
         plan to use next (a FinishHand reply carries it), or None to ask for one."""
         if self.unreported is not None:
-            reported, plan = await self._report(self.unreported)
-            if not reported:
+            request = self.unreported
+            outcome, plan = await self._report(request)
+            if outcome == "refused":
+                self._refused(request)
+            elif outcome == "unreachable":
                 await asyncio.sleep(self.idle_poll_s)
                 return plan
         if plan is None or not plan.play:
@@ -181,9 +217,7 @@ class TableRuntime:
             return None
         self.played.append(plan.hand_id)
         try:
-            self.unreported = await self._play(plan)
-            if self.unreported.voided:  # a service is down: do not spin through hands
-                await asyncio.sleep(self.idle_poll_s)
+            played = await self._play(plan)
         except Exception:
             # A bug must not silently stop the table: log it, void the hand
             # (the lobby keeps the stacks as before it) and go on.
@@ -193,12 +227,17 @@ class TableRuntime:
                 table_id=self.table_id, hand_id=plan.hand_id, voided=True, plan_next=True
             )
             await asyncio.sleep(self.idle_poll_s)
+            return None
+        plan = await self._finish(played)
+        if played.report.voided:  # a service is down: do not spin through hands
+            await asyncio.sleep(self.idle_poll_s)
         if self.hand_pause_s:
             await asyncio.sleep(self.hand_pause_s)
-        return None
+        return plan
 
-    async def _play(self, plan: lpb.NextHandResponse) -> lpb.FinishHandRequest:
-        """Run one hand; returns the report for the lobby (sent by the loop)."""
+    async def _play(self, plan: lpb.NextHandResponse) -> _Played:
+        """Run one hand and archive it (``history``); it stays the hand in
+        progress until ``_finish`` has reported it and told the viewers."""
         hand = Hand(
             table_id=self.table_id,
             hand_id=plan.hand_id,
@@ -228,25 +267,34 @@ class TableRuntime:
         self.hand = self.last_hand = hand
         why = ""
         try:
-            result = await runner.run()
-        except HandVoided as error:
-            why = str(error)
-            log.warning("hand voided", reason=why)
-            result = await self._void(runner, hand)
-        except asyncio.CancelledError:
-            await asyncio.shield(self._void(runner, hand, report=True))
+            try:
+                result = await runner.run()
+            except HandVoided as error:
+                why = str(error)
+                log.warning("hand voided", reason=why)
+                result = await self._void(runner, hand)
+            except asyncio.CancelledError:
+                await asyncio.shield(self._stopped_mid_hand(runner, hand))
+                raise
+            finish = result.facts[-1]
+            if not isinstance(finish, f.HandFinished):
+                raise RuntimeError(f"hand {hand.hand_id}'s result does not end with its finish")
+            self.history.add(result)
+        except BaseException:
+            self._hand_over(hand)
             raise
-        finally:
-            self.hand = None
-            hand_ended(self.table_id)
-            self._settle(hand.hand_id, None, _unapplied(hand.hand_id))
-        self.history.add(result)
         self.hands_played += 1
         HANDS_FINISHED.labels(game, result.outcome).inc()
         if not result.voided:
             POT_SIZE.labels(game).observe(_won(result))
         log.info("hand finished", outcome=result.outcome, rpc_calls=result.rpc_calls)
-        return lpb.FinishHandRequest(
+        departed = self.clock_hands.hand(
+            hand.seats, hand.players, runner.presence, voided=result.voided
+        )
+        if departed:
+            PLAYERS_SAT_OUT.labels(game).inc(len(departed))
+            log.info("players left: sat out with the report", player_ids=departed)
+        report = lpb.FinishHandRequest(
             table_id=self.table_id,
             hand_id=hand.hand_id,
             voided=result.voided,
@@ -257,20 +305,55 @@ class TableRuntime:
                 lpb.SeatInfo(seat=s, player_id=p, stack=c)
                 for s, p, c in zip(result.seats, result.players, result.final_stacks, strict=True)
             ],
-            plan_next=True,
+            # The next plan with this report only when the next hand follows at
+            # once: after a pause (or a void), NextHand is asked after it, so a
+            # player who stands up during it is not dealt into a hand planned early.
+            plan_next=not (result.voided or self.hand_pause_s),
+            sit_out_player_ids=departed,
         )
+        self.unreported = report
+        return _Played(hand, runner, finish, report)
 
-    async def _void(self, runner: HandRunner, hand: Hand, *, report: bool = False) -> HandResult:
-        """The hand cannot finish: everyone keeps the stack they had before it."""
+    async def _finish(self, played: _Played) -> lpb.NextHandResponse | None:
+        """The hand to the lobby (FinishHand), then its HandFinished to every
+        viewer; the next hand's plan when the lobby sent it with its answer.
+
+        The report goes first so that a player told the hand is over may stand up
+        (and sit down again) at once: the lobby has no hand of theirs pending any
+        more.  That costs the HandFinished one lobby round trip.  The viewers are
+        told after the first attempt whatever its outcome: a lobby that cannot be
+        reached must not keep the players from their result, so the report is then
+        sent again before anything else (``_next``), and a StandUp meanwhile waits
+        for it (pending), as it would have.  A report the lobby refuses voids the
+        played hand after its HandFinished (``_voided_by_lobby``: a second one,
+        voided), so the viewers' events stay the history's facts, in order."""
+        try:
+            outcome, plan = await self._report(played.report)
+            played.runner.emit(played.finish)
+        finally:
+            self._hand_over(played.hand)
+        if outcome == "refused":
+            self._refused(played.report)
+        return plan
+
+    def _hand_over(self, hand: Hand) -> None:
+        """No hand is in progress any more: an Act still waiting on it is aborted."""
+        self.hand = None
+        hand_ended(self.table_id)
+        self._settle(hand.hand_id, None, _unapplied(hand.hand_id))
+
+    async def _void(self, runner: HandRunner, hand: Hand) -> HandResult:
+        """The hand cannot finish: everyone keeps the stack they had before it.
+        The result's facts end with the voided HandFinished, emitted by the caller
+        (after the report, as a played hand's)."""
         reveal: dpb.CloseDeckResponse | None = None
         with contextlib.suppress(HandVoided):
             reveal = await runner.close_deck()
         hand.turns.close()
-        runner.emit(_voided_finish(hand))
-        result = HandResult(
+        return HandResult(
             hand.hand_id,
             hand.config,
-            hand.facts,
+            [*hand.facts, _voided_finish(hand)],
             hand.seats,
             hand.players,
             list(hand.start_stacks),
@@ -279,39 +362,48 @@ class TableRuntime:
             0,
             "voided",
         )
-        if report:
-            await self._report(
-                lpb.FinishHandRequest(
-                    table_id=self.table_id,
-                    hand_id=hand.hand_id,
-                    voided=True,
-                    void_reason="the table service stopped mid-hand",
-                )
+
+    async def _stopped_mid_hand(self, runner: HandRunner, hand: Hand) -> None:
+        """The table is stopping (``stop``) while the hand runs: void it, report the
+        void (``stop`` sends it again if the lobby cannot take it now) and tell the
+        viewers."""
+        result = await self._void(runner, hand)
+        await self._report(
+            lpb.FinishHandRequest(
+                table_id=self.table_id,
+                hand_id=hand.hand_id,
+                voided=True,
+                void_reason="the table service stopped mid-hand",
             )
-        return result
+        )
+        runner.emit(result.facts[-1])
 
     async def _report(
         self, request: lpb.FinishHandRequest
-    ) -> tuple[bool, lpb.NextHandResponse | None]:
-        """FinishHand (with the next hand's plan); False while the lobby cannot be
-        reached, so the loop retries before anything else."""
+    ) -> tuple[Outcome, lpb.NextHandResponse | None]:
+        """FinishHand: how it went, and the next hand's plan when the lobby sent
+        it.  Unreachable, the report stays in ``unreported``, so the loop sends it
+        again before anything else."""
         try:
             reply: lpb.FinishHandResponse = await self.ds.call("lobby", "FinishHand", request)
         except DownstreamError as error:
             if error.code() == grpc.StatusCode.FAILED_PRECONDITION:
                 # The lobby took nothing (a refusal changes nothing): every stack is
                 # as at the hand's start there, e.g. the lobby voided the hand on its
-                # restart.  A played hand is then voided here too.
+                # restart.  It is never sent again, whatever follows (``_refused``).
                 self.log.error("finish hand refused", hand_id=request.hand_id, why=error.details())
-                self.unreported = None  # first: it is never sent again, whatever follows
-                if not request.voided:
-                    self._voided_by_lobby(request.hand_id)
-                return True, None
+                self.unreported = None
+                return "refused", None
             self.log.warning("finish hand not reported yet", code=error.code().name)
             self.unreported = request
-            return False, None
+            return "unreachable", None
         self.unreported = None
-        return True, reply.next_hand if reply.HasField("next_hand") else None
+        return "taken", reply.next_hand if reply.HasField("next_hand") else None
+
+    def _refused(self, request: lpb.FinishHandRequest) -> None:
+        """The lobby refused a report: a played hand is then voided here too."""
+        if not request.voided:
+            self._voided_by_lobby(request.hand_id)
 
     def _voided_by_lobby(self, hand_id: str) -> None:
         """The lobby refused a played hand's result: record the hand voided in the
@@ -377,7 +469,9 @@ class TableRuntime:
         seating: Sequence[lpb.SeatInfo] = (),
     ) -> Subscriber:
         """A player's new stream; it replaces their older one (reconnect).  Its
-        Snapshot shows ``seating`` (``seating()``) for the seats not in a hand."""
+        Snapshot shows ``seating`` (``seating()``) for the seats not in a hand.  A
+        player who connects is here: their clock hands start over (``departures``)."""
+        self.clock_hands.present(player_id)
         sub = self.viewers.join(player_id, delivery, sink, self.hand)
         sub.direct(
             pb.TableEvent(table_id=self.table_id, snapshot=self.snapshot(player_id, seating))

@@ -105,6 +105,7 @@ def make_spec() -> ServiceSpec:
             idle_poll_s=settings.idle_poll_s,
             hand_pause_s=settings.hand_pause_s,
             history_hands=settings.history_hands,
+            sit_out_after_clock_hands=settings.sit_out_after_clock_hands,
             shard=shard,
             shards=shards,
             watch=WatchLimits(

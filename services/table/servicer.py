@@ -73,6 +73,7 @@ class TableManager:
         shard: int = 0,
         shards: int = 1,
         watch: WatchLimits | None = None,
+        sit_out_after_clock_hands: int = 0,
     ) -> None:
         self.ds = downstream
         self.discovery_s = discovery_s
@@ -82,6 +83,7 @@ class TableManager:
         self.shard = shard
         self.shards = shards
         self.watch = watch or WatchLimits()
+        self.sit_out_after_clock_hands = sit_out_after_clock_hands  # TableRuntime's
         self.tables: dict[str, TableRuntime] = {}
         # Stopped tournament tables: no longer played or joined, but their hands
         # are the players' history (GetHandHistory, GetDeckProof, GetDeckReveal).
@@ -109,6 +111,7 @@ class TableManager:
                     hand_pause_s=self.hand_pause_s,
                     history_hands=self.history_hands,
                     watch=self.watch,
+                    sit_out_after_clock_hands=self.sit_out_after_clock_hands,
                 )
                 self.tables[info.table_id] = runtime
                 runtime.start()

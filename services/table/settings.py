@@ -36,9 +36,9 @@ def _address(service: str) -> Var[str]:
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
-    """TABLE_*: where the other services are, the table loop's pace, the shard,
-    presets and the auditors' token, how downstream calls travel, and what the
-    spectators may take."""
+    """TABLE_*: where the other services are, the table loop's pace, when a player
+    who left is sat out, the shard, presets and the auditors' token, how downstream
+    calls travel, and what the spectators may take."""
 
     lobby_addr: str = setting(_address("lobby"))
     dealer_addr: str = setting(_address("dealer"))
@@ -65,6 +65,18 @@ class TableSettings:
             "bots need none)",
             minimum=0,
             maximum=60_000,
+        )
+    )
+    sit_out_after_clock_hands: int = setting(
+        Var(
+            "TABLE_SIT_OUT_AFTER_CLOCK_HANDS",
+            2,
+            "a player whose every decision the action clock took in this many hands in a "
+            "row (their client gone) is sat out with the last one's report (B3-B6; B5 "
+            "then takes the seat); acting, or connecting again, starts the count over; "
+            "0 = never",
+            minimum=0,
+            maximum=1_000,
         )
     )
     history_hands: int = setting(

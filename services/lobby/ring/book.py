@@ -9,7 +9,9 @@ table (its view, a player's seat, the switches) and the hand protocol.
   of the planned hand (``checks.final_stacks``: exactly the seats dealt in, none
   negative, adding up to the chips they were dealt in with, nobody winning more
   than the pot allows; the library checks the sum again).  Then
-  the B5 seats lost and the pending stand-ups return their chips to the balances.
+  the B5 seats lost and the pending stand-ups return their chips to the balances,
+  and the players the table saw leave (``sit_out_player_ids``) are sat out, all in
+  the same transaction.
   A repeat of the request that finished a hand is answered OK again, changing
   nothing (a retried call whose answer was lost; the stored digest of the request
   makes this hold after a restart too).  A hand the lobby voided itself is
@@ -30,7 +32,7 @@ from poker_wire import check_count, check_id
 from service_kit.errors import FailedPreconditionError
 from service_kit.logs import bound_contextvars, get_logger
 
-from ..checks import dealt_in, final_stacks, present
+from ..checks import dealt_in, final_stacks, present, sit_outs
 from ..metrics import HANDS_FINISHED, HANDS_PLANNED, HANDS_VOIDED
 from .seats import RingSeat
 from .table import (
@@ -119,6 +121,7 @@ class RingBook(RingTables):
                 return self._finished(request, seating.hands_played)
             plan = present(seating.hand_in_progress, f"plan of the pending hand {hand_id}")
             stacks = [] if request.voided else _final_stacks(table, pending, plan, request)
+            departed = sit_outs(request, plan.players)
             cash_outs: list[CashOut] = []
             reason = f"{VOIDED_BY_TABLE}: {request.void_reason or 'no reason given'}"
             reason = reason[:MAX_VOID_REASON]
@@ -133,6 +136,7 @@ class RingBook(RingTables):
                     seating.void_hand(plan)
                 else:
                     cash_outs.extend(self._settle(table, hand_id, plan, stacks))
+                self._sit_out(table, departed)
                 for seat in sorted(table.leaving):
                     cash_outs.append(self.leave(table, seat, "stand_up")[2])
                 table.leaving.clear()
@@ -190,6 +194,16 @@ class RingBook(RingTables):
             cash_outs.append(CashOut(table.game, "seat_lost", seat_lost.chips))
             log.info("seat lost (B5)", player_id=seat_lost.player_id, seat=seat_lost.seat)
         return cash_outs
+
+    def _sit_out(self, table: RingTable, players: list[str]) -> None:
+        """The players the table saw leave, away from the next hand on, as SitOut
+        does (B3-B6; B5 then takes the seat after ``max_orbits_away``).  A seat
+        already lost (B5) or standing up after this hand needs nothing."""
+        for player_id in players:
+            seat = table.seat_of(player_id)
+            if seat and seat not in table.leaving:
+                table.seating.sit_out(seat)
+                log.info("sat out: the table saw the player leave", player_id=player_id, seat=seat)
 
     def _finished(self, request: pb.FinishHandRequest, hands_played: int) -> pb.FinishHandResponse:
         response = pb.FinishHandResponse(hands_played=hands_played)

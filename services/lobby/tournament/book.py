@@ -5,7 +5,8 @@ A tournament table is run by the table service like a ring table.  NextHand
 first applies the level clock and the balancing plan (``balancing.py``), then
 sends the level's stakes (``NextHandResponse.config``) and the blinds
 (``posts``); players away are dealt in with ``fold_on_turn`` (T6: the table folds
-them at each turn).  FinishHand records eliminations (T4) and the end.  The ring
+them at each turn).  FinishHand records eliminations (T4) and the end, and
+marks away the players the table saw leave (``sit_out_player_ids``, T6).  The ring
 game's seating switches and ListHands do not apply here and say where to look
 instead.
 """
@@ -24,7 +25,7 @@ from poker_wire import check_id
 from service_kit.errors import FailedPreconditionError
 from service_kit.logs import get_logger
 
-from ..checks import present
+from ..checks import present, sit_outs
 from . import hands
 from .balancing import balance
 from .lifecycle import clock, finish
@@ -155,8 +156,10 @@ class TournamentBook(TournamentRegistry):
                 f"hand {hand_id} is not the hand in progress at this table ({current})"
             )
         dealt = [(int(s), str(p), int(c)) for s, p, c in table.pending_dealt]
+        departed = sit_outs(request, [p for _, p, _ in dealt])
         if request.voided:
             with self.atomic(t):
+                self._away(t, departed)
                 table.clear_pending()
                 table.finished_id, table.finished_digest = hand_id, digest
                 self.save(t)
@@ -164,6 +167,7 @@ class TournamentBook(TournamentRegistry):
         finals = hands.final_stacks(request.final_stacks, table)
         with self.atomic(t):
             self._eliminate(t, table, hand_id, dealt, finals)
+            self._away(t, departed)
             table.last = table.pending_last
             seats_dealt = {s for s, _, _ in dealt}
             table.wait_button = [
@@ -187,6 +191,17 @@ class TournamentBook(TournamentRegistry):
                 clock(self, t)
             self.save(t)
         return self._finished(request, table)
+
+    @staticmethod
+    def _away(t: Tournament, players: list[str]) -> None:
+        """The players the table saw leave are away from the next hand on, as
+        Tournaments.SetAway marks them (T6: dealt in, blinded off, folded at each
+        turn without waiting for the clock); a player just eliminated needs nothing."""
+        for player_id in players:
+            entry = t.live(player_id)
+            if entry is not None and not entry.away:
+                entry.away = True
+                log.info("away: the table saw the player leave", player_id=player_id)
 
     def _eliminate(
         self,
