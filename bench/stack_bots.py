@@ -235,6 +235,9 @@ async def run() -> dict[str, Any]:
                 on_event=hook_for(b["player_id"], clocks[b["table_id"]]),
                 max_reconnects=0,
                 via=via,
+                # a broke bot's seat waits (the bench's measure is the table's pace,
+                # and "clean" means every bot ended because it was asked to)
+                when_busted="wait",
             )
         )
         for i, b in enumerate(bots)

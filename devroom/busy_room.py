@@ -7,18 +7,20 @@ dealer flood)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from poker.common.v1.common_pb2 import Action, LegalActions
+from poker.room.v1 import room_pb2_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc
 from poker_bots import Bot, TableView, make_bot, play
 from poker_bots.many import Via
 from poker_wire.channels import staff_lobby
 
+from .guest_bots import Guest
 from .room import Room, table_specs
 from .stack import Stack
 
@@ -80,10 +82,14 @@ async def busy_room(
     think_ms: float = 0.0,
     seed: int = 0,
     via: Via | None = None,
+    keep_free: int = 0,
+    guests: Sequence[Guest] = (),
 ) -> AsyncIterator[Playing]:
     """Tables created, bots seated and playing until the block ends (or
     ``Playing.finish``); then every bot stands up and stops.  ``think_ms``: each
-    bot's thinking time a decision; ``seed``: the first bot's seed.
+    bot's thinking time a decision; ``seed``: the first bot's seed;
+    ``keep_free`` seats stay free at every table and ``guests`` are your bots
+    (``Room``: the main job's ``--serve`` and ``--bot``).
 
     The bots play through the gateway (``via="room"``, their credential the
     bearer), the room's one public door, as any player's bot does; at the
@@ -99,7 +105,14 @@ async def busy_room(
         stack["gateway" if via == "room" else "table"].player_channel() as play_channel,
     ):
         lobby = staff_lobby(lobby_channel)
-        room = Room(lobby, table_pb2_grpc.TableServiceStub(table_channel))
+        door = room_pb2_grpc.RoomStub(play_channel) if via == "room" else None
+        room = Room(
+            lobby,
+            table_pb2_grpc.TableServiceStub(table_channel),
+            keep_free=keep_free,
+            guests=guests,
+            door=door,
+        )
         await room.create(table_specs(), clock_ms)
         await wait_for_tables(room)
         stop = asyncio.Event()
@@ -115,9 +128,12 @@ async def busy_room(
                     t.table_id,
                     s.player_id,
                     s.token,
-                    bot(s.kind, seed + i),
+                    s.bot if s.bot is not None else bot(s.kind, seed + i),
                     stop=stop,
                     via=via,
+                    # The room rebuys broke seats itself (rebuy_broke): a busted
+                    # bot keeps its stream for the seat bought again.
+                    when_busted="wait",
                 )
             )
             for t in room.tables

@@ -14,6 +14,12 @@ fixed limit the legal ones are ``legal.to_choices``; in pot and no limit every i
 in ``[legal.min_to, legal.max_to]``.  A DISCARD lists 0..``legal.max_discards`` of the
 bot's own cards in ``Action.cards`` (none = stand pat).  :func:`choose` builds a legal
 action of a kind, snapping the amount onto the menu.
+
+A seat with no chips after a hand cannot be dealt in again (it stays seated, B5,
+until its player stands up): :func:`play` then returns (``stopped_by == "busted"``,
+``reason`` says why), or, given a ``rebuy`` policy (:class:`Rebuy`, or any callable
+``(view, stats) -> buy-in | None``), stands up and sits down again with a fresh
+buy-in through the lobby (:class:`poker_bots.lobby.Lobby`) and plays on.
 """
 
 from __future__ import annotations
@@ -24,9 +30,9 @@ import inspect
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 import grpc
 from grpc import aio
@@ -37,6 +43,7 @@ from poker.table.v1 import table_pb2, table_pb2_grpc
 from poker_wire.broken import is_broken_write
 from poker_wire.channels import player_channel
 
+from .lobby import Credential, Lobby, LobbyError
 from .many import Multiplexer, SeatCall, Via
 from .view import TableView, unpack
 
@@ -52,7 +59,11 @@ __all__ = [
     "RAISE",
     "AsyncBot",
     "Bot",
+    "HandResult",
     "PlayStats",
+    "Rebuy",
+    "RebuyPolicy",
+    "WhenBusted",
     "check_action",
     "choose",
     "clamp_to",
@@ -86,15 +97,55 @@ class Bot(Protocol):
     """Decides one action per turn.  ``legal`` is ``view.legal``, passed for convenience.
 
     Called on the event loop: keep it quick (no I/O, no sleeping).
+
+    Two more methods are optional (:func:`play` looks for them with ``getattr``; each
+    may be a plain or an ``async`` method, and an exception in one is logged and
+    counted in ``PlayStats.bot_errors``, never ends play):
+
+    - ``on_hand_start(view)``: a hand the bot is dealt into has started (the view has
+      its ``HandStarted``: seats, stacks before the forced bets, the posts);
+    - ``on_hand_end(view, result)``: that hand has finished; ``result`` is a
+      :class:`HandResult` (the hand id, the net chips won or lost, the final stacks,
+      whether the bot showed down and won).  A hand the lobby voids after its end
+      comes again with ``result.voided`` (the stacks as at its start).
+
+    Neither is called for the hands of others that a seat not dealt in sees.
     """
 
     def act(self, view: TableView, legal: LegalActions) -> Action: ...
 
 
 class AsyncBot(Protocol):
-    """A bot whose decision awaits something (a person at a terminal, a remote model)."""
+    """A bot whose decision awaits something (a person at a terminal, a remote model).
+    ``on_hand_start`` and ``on_hand_end`` as for :class:`Bot`."""
 
     async def act(self, view: TableView, legal: LegalActions) -> Action: ...
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand the bot was dealt into ended for it (``Bot.on_hand_end``)."""
+
+    hand_id: str
+    seat: int
+    final_stack: int
+    start_stack: int | None  # before the forced bets; None: joined after the hand began
+    awarded: int  # chips of the pots awarded to the bot (uncalled bets not counted)
+    showed_down: bool  # the bot's hand was at the showdown (shown or mucked there)
+    shown: tuple[str, ...]  # the bot's cards as shown at the showdown
+    stacks: dict[int, int]  # every dealt-in seat's final stack
+    voided: bool = False  # a service failed: every stack is as at the hand's start
+
+    @property
+    def net(self) -> int | None:
+        """Chips won (positive) or lost (negative) this hand; None when the start is
+        not known (the bot joined mid-hand)."""
+        return None if self.start_stack is None else self.final_stack - self.start_stack
+
+    @property
+    def won(self) -> bool:
+        """The bot was awarded a pot or a share of one."""
+        return self.awarded > 0
 
 
 # ---------------------------------------------------------------------- helpers
@@ -245,7 +296,7 @@ def is_legal(legal: LegalActions, action: Action, my_cards: Sequence[str] | None
 class PlayStats:
     """What one :func:`play` did."""
 
-    hands: int = 0  # HandFinished events seen
+    hands: int = 0  # hands finished (HandFinished; a hand voided after its end counts once)
     actions: int = 0  # PlayerActions sent (fallbacks included)
     rejected: int = 0  # ActionRejected received
     fallbacks: int = 0  # safest actions sent after a rejection or a bot error
@@ -257,8 +308,37 @@ class PlayStats:
     decision_seconds: float = 0.0  # time spent inside act()
     final_stack: int | None = None
     seat: int = 0
-    stopped_by: str = ""  # "hands", "stop", "eof"
+    stopped_by: str = ""  # "hands", "stop", "eof", "busted"
+    reason: str = ""  # why play stopped, in words (a refused rebuy: the refusal)
     rejections: list[str] = field(default_factory=list)  # the last few messages
+    hands_dealt: int = 0  # hands finished that the bot was dealt into (not voided)
+    busts: int = 0  # times the seat was left with no chips
+    rebuys: int = 0  # rebuys made (stand up, sit down again) after busting
+    rebuy_chips: int = 0  # chips bought in by those rebuys
+
+
+WhenBusted: TypeAlias = Literal["return", "wait"]
+"""What ``play`` does when the seat has no chips and no rebuy was made: return, or
+keep the stream open for a rebuy someone else makes (a room manager that stands
+broke seats up and sits them down again)."""
+
+RebuyPolicy: TypeAlias = Callable[[TableView, PlayStats], "int | Awaitable[int | None] | None"]
+"""Asked when the bot's seat has no chips after a hand: the buy-in of a rebuy, or
+None to stop playing.  May be ``async``."""
+
+
+@dataclass(slots=True)
+class Rebuy:
+    """A rebuy policy: buy in again for ``buy_in`` chips each time the seat busts, at
+    most ``max_times`` times (None: every time)."""
+
+    buy_in: int
+    max_times: int | None = None
+
+    def __call__(self, view: TableView, stats: PlayStats) -> int | None:
+        if self.max_times is not None and stats.rebuys >= self.max_times:
+            return None
+        return self.buy_in
 
 
 class _RetryError(Exception):
@@ -289,6 +369,9 @@ class _Session:
         ping_interval: float,
         on_event: EventHook | None,
         validate: bool,
+        rebuy: RebuyPolicy | None = None,
+        lobby: Lobby | None = None,
+        when_busted: WhenBusted = "return",
     ) -> None:
         self.stub = stub
         self.join = join
@@ -316,6 +399,16 @@ class _Session:
         self.nonce = 0
         self.done = False
         self.write_failed = False  # a write on this connection failed (BROKEN_WRITE_CODES)
+        self.rebuy = rebuy
+        self.lobby = lobby
+        self.when_busted = when_busted
+        self.is_busted = False  # this bust was handled (counted, rebought or reported)
+        # The bot's optional callbacks (the Bot protocol's docstring).
+        self.on_hand_start: Callable[..., Any] | None = getattr(bot, "on_hand_start", None)
+        self.on_hand_end: Callable[..., Any] | None = getattr(bot, "on_hand_end", None)
+        self.start_stack: int | None = None  # the bot's stack at its hand's start
+        self.counted_hand = ""  # the hand last counted in stats.hands ...
+        self.started_since = True  # ... and whether a HandStarted came since
 
     async def write(self, msg: table_pb2.PlayerMessage) -> None:
         call = self.call
@@ -377,7 +470,8 @@ class _Session:
             while not self.done:
                 msg = await call.read()
                 if msg is aio.EOF:
-                    self.stats.stopped_by = self.stats.stopped_by or "eof"
+                    if not self.stats.stopped_by:
+                        self.stats.stopped_by, self.stats.reason = "eof", _REASONS["eof"]
                     self.done = True
                     break
                 assert isinstance(msg, table_pb2.TableEvent)  # type narrowing: the stub's type
@@ -401,10 +495,11 @@ class _Session:
             if not call.done():
                 call.cancel()
 
-    def finish(self, why: str) -> None:
+    def finish(self, why: str, reason: str = "") -> None:
         if not self.done:
             self.done = True
             self.stats.stopped_by = why
+            self.stats.reason = reason or _REASONS.get(why, why)
         call = self.call
         if call is not None and not call.done():
             call.cancel()
@@ -416,6 +511,7 @@ class _Session:
         hook = self.on_event
         events = unpack(msg)
         stats.events += len(events)
+        check_bust = False
         for event in events:
             kind = event.WhichOneof("event")
             view.apply_event(event, kind)
@@ -423,8 +519,28 @@ class _Session:
                 self.answered = None  # a reconnect: the turn, if any, is pending again
                 self.fell_back = None
                 stats.seat = view.my_seat
+                self.start_stack = None  # joined mid-hand: its start is not known
+                check_bust = True
+            elif kind == "hand_started":
+                self.started_since = True
+                self.start_stack = None
+                if view.my_seat and any(s.seat == view.my_seat for s in event.hand_started.seats):
+                    self.start_stack = _seat_stack(event.hand_started.seats, view.my_seat)
+                    if self.on_hand_start is not None:
+                        await self.callback(self.on_hand_start, view)
             elif kind == "hand_finished":
-                stats.hands += 1
+                finished = event.hand_finished
+                # a hand the lobby voided after its end comes twice: counted once
+                if self.started_since or event.hand_id != self.counted_hand:
+                    stats.hands += 1
+                    self.counted_hand, self.started_since = event.hand_id, False
+                mine = view.my_seat and any(s.seat == view.my_seat for s in finished.seats)
+                if mine and not finished.voided:
+                    stats.hands_dealt += 1
+                if mine and self.on_hand_end is not None:
+                    result = self.hand_result(event)
+                    await self.callback(self.on_hand_end, view, result)
+                check_bust = True
             elif kind == "action_rejected":
                 await self.rejected(event.action_rejected)
             if hook is not None:
@@ -433,11 +549,99 @@ class _Session:
         if me is not None:
             stats.final_stack = me.stack
         if self.hands is not None and stats.hands >= self.hands:
-            self.finish("hands")
+            self.finish("hands", f"{stats.hands} hands finished, as asked")
             return
+        # Busted: no chips and in no hand (all in at the end of a hand counts as out).
+        if check_bust and me is not None:
+            if me.stack > 0:
+                self.is_busted = False
+            elif not self.is_busted and (view.hand_over or not me.in_hand):
+                self.is_busted = True
+                stats.busts += 1
+                await self.busted()
+                if self.done:
+                    return
         turn = view.turn
         if turn is not None and (view.hand_id, turn.action_seq) != self.answered:
             await self.take_turn(turn)
+
+    async def callback(self, method: Callable[..., Any], *args: Any) -> None:
+        """One of the bot's optional callbacks: awaited if async; a failure logged."""
+        try:
+            result = method(*args)
+            if inspect.isawaitable(result):
+                await result
+        except Exception:
+            log.exception("bot %r failed in %s", self.bot, getattr(method, "__name__", method))
+            self.stats.bot_errors += 1
+
+    def hand_result(self, event: table_pb2.TableEvent) -> HandResult:
+        """The bot's HandResult of a HandFinished it was dealt into."""
+        view = self.view
+        finished = event.hand_finished
+        seat = view.my_seat
+        stacks = {s.seat: s.stack for s in finished.seats}
+        shown = next((h for h in view.showdown if h.seat == seat), None)
+        return HandResult(
+            hand_id=event.hand_id or view.hand_id,
+            seat=seat,
+            final_stack=stacks.get(seat, view.my_stack),
+            start_stack=self.start_stack,
+            awarded=sum(a.amount for a in finished.awards if a.seat == seat),
+            showed_down=shown is not None,
+            shown=tuple(shown.cards) if shown is not None else (),
+            stacks=stacks,
+            voided=finished.voided,
+        )
+
+    async def busted(self) -> None:
+        """The seat has no chips and cannot be dealt in: rebuy by the policy, else
+        stop (or, ``when_busted="wait"``, wait for someone else to rebuy the seat)."""
+        why = await self.rebuy_or_why()
+        if why is None:
+            return
+        if self.when_busted == "wait":
+            log.info("%s; waiting for a rebuy", why)
+            return
+        self.finish("busted", why)
+
+    async def rebuy_or_why(self) -> str | None:
+        """Rebuy by the policy: None when done, else why not."""
+        view, stats = self.view, self.stats
+        table_id, seat = self.join.table_id, view.my_seat
+        where = f"seat {seat} at table {table_id}"
+        if self.rebuy is None:
+            return (
+                f"{where} has no chips left and cannot be dealt in again "
+                "(no rebuy policy: play(rebuy=Rebuy(buy_in=...)) buys in again)"
+            )
+        try:
+            buy_in = self.rebuy(view, stats)
+            if inspect.isawaitable(buy_in):
+                buy_in = await buy_in
+        except Exception as error:
+            log.exception("rebuy policy %r failed", self.rebuy)
+            return f"{where} has no chips left; the rebuy policy raised {error!r}"
+        if buy_in is None:
+            return (
+                f"{where} has no chips left and the rebuy policy declined "
+                f"(after {stats.rebuys} rebuys)"
+            )
+        lobby = self.lobby
+        if lobby is None:  # play() checks this first; kept for type narrowing
+            return f"{where} has no chips left; no lobby to rebuy through"
+        try:
+            rebought = await lobby.rebuy(table_id, buy_in)
+        except LobbyError as error:
+            return f"{where} has no chips left; the rebuy of {buy_in} was refused: {error}"
+        stats.rebuys += 1
+        stats.rebuy_chips += rebought.sat.stack
+        view.sat_down(rebought.sat.seat, rebought.sat.stack, self.join.player_id)
+        stats.seat = view.my_seat
+        stats.final_stack = rebought.sat.stack
+        self.is_busted = False
+        log.info("table %s: rebought %d at seat %d", table_id, buy_in, rebought.sat.seat)
+        return None
 
     async def rejected(self, rej: table_pb2.ActionRejected) -> None:
         stats = self.stats
@@ -500,6 +704,16 @@ class _Session:
         )
 
 
+_REASONS = {
+    "stop": "the stop event was set",
+    "eof": "the table ended the stream",
+}
+
+
+def _seat_stack(seats: Iterable[table_pb2.SeatView], seat: int) -> int | None:
+    return next((s.stack for s in seats if s.seat == seat), None)
+
+
 def _ignore_result(task: asyncio.Task[None]) -> None:
     if not task.cancelled():
         task.exception()
@@ -523,6 +737,9 @@ async def play(
     validate: bool = True,
     seed: int | None = None,
     via: Via = "room",
+    rebuy: RebuyPolicy | None = None,
+    lobby: Lobby | None = None,
+    when_busted: WhenBusted = "return",
 ) -> PlayStats:
     """Play ``bot`` in ``player_id``'s seat at ``table_id`` until ``hands`` hands have
     finished, ``stop`` is set, or the table ends the stream.
@@ -540,13 +757,31 @@ async def play(
     the service went away): at most ``max_reconnects`` in a row, waiting ``backoff`` seconds
     doubled each time up to ``max_backoff`` (with jitter); any other error (e.g.
     PERMISSION_DENIED for a wrong token) is raised.
+
+    When the seat has no chips after a hand (or on joining) it cannot be dealt in
+    again: without ``rebuy`` play returns, ``stopped_by == "busted"`` and ``reason``
+    saying so.  ``rebuy`` (:class:`Rebuy`, or any callable ``(view, stats) -> int |
+    None``, possibly async) gives the buy-in of a rebuy, or None to stop: the seat
+    stands up and sits down again through ``lobby`` (by default, with ``via="room"``,
+    a :class:`~poker_bots.lobby.Lobby` on the same channel as this player) and play
+    goes on over the same stream; a refused rebuy ends play with the refusal as the
+    ``reason``.  ``when_busted="wait"`` keeps playing instead of returning when no
+    rebuy was made (a room manager rebuys broke seats itself; ``stats.busts``
+    counts them).  ``hands`` counts the hands finished while the bot was seated or
+    not (a hand the lobby voids after its end counts once); having played them wins
+    over busting in the same hand (``stopped_by == "hands"``, ``final_stack == 0``).
     """
+    if isinstance(target, Multiplexer):
+        via = target.via
+    if rebuy is not None and lobby is None and via != "room":
+        raise ValueError(
+            "a rebuy goes through the room's lobby: with via='table' pass lobby=Lobby(...)"
+        )
     own_channel = isinstance(target, str)
     channel: aio.Channel | None = None
     stub: table_pb2_grpc.TableServiceAsyncStub | room_pb2_grpc.RoomAsyncStub | Multiplexer
     if isinstance(target, Multiplexer):
         stub = target
-        via = target.via
     else:
         channel = player_channel(target) if isinstance(target, str) else target
         stub = (
@@ -554,16 +789,34 @@ async def play(
             if via == "room"
             else table_pb2_grpc.TableServiceStub(channel)
         )
+    if rebuy is not None and lobby is None:
+        # The room's door serves the lobby too: the same channel, as this player.
+        door = target._channel if isinstance(target, Multiplexer) else channel
+        assert door is not None
+        lobby = Lobby(door, Credential(player_id, token))
     join = table_pb2.Join(table_id=table_id, player_id=player_id, token=token, delivery=delivery)
     # The door's bearer is the credential (player id and token); a table's own
     # port takes the token alone.
     bearer = f"{player_id}.{token}" if via == "room" else token
-    session = _Session(stub, join, bearer, bot, hands, stop, ping_interval, on_event, validate)
+    session = _Session(
+        stub,
+        join,
+        bearer,
+        bot,
+        hands,
+        stop,
+        ping_interval,
+        on_event,
+        validate,
+        rebuy,
+        lobby,
+        when_busted,
+    )
     rng = random.Random(seed)
     stop_waiter: asyncio.Task[bool] | None = None
     if stop is not None:
         if stop.is_set():
-            session.stats.stopped_by = "stop"
+            session.stats.stopped_by, session.stats.reason = "stop", _REASONS["stop"]
             return session.stats
         stop_waiter = asyncio.ensure_future(stop.wait())
         stop_waiter.add_done_callback(lambda _t: session.finish("stop"))

@@ -16,6 +16,17 @@ Chips: ``stack`` is the seat's stack as last reported; ``bet`` is what it has pu
 on this street, derived from stack changes (so it does not depend on whether the
 server's ``Pot`` amounts include the current street); ``pot_total`` is every chip
 put in this hand (antes, blinds and bets), derived the same way.
+
+History: ``actions`` is the hand's actions in order (:class:`HandAction`: the street,
+the seat, the kind, the to-amount, the chips put in, all-in, applied by the action
+clock), one small object appended per ``ActionTaken``; ``actions_this_street``,
+``raises_this_street``, ``last_aggressor`` and ``actions_by`` read it.  Forced bets
+(antes, blinds, dead money) are not actions: they are ``HandStarted``'s posts (a
+stud bring-in is an action, ``BRING_IN``).  It starts empty at every
+``HandStarted``.  A ``Snapshot`` (a join or reconnect mid-hand) carries no history:
+``actions`` then starts empty at the snapshot and ``history_complete`` is False
+until the next ``HandStarted`` (the stacks, bets and pots of the snapshot are
+still exact).
 """
 
 from __future__ import annotations
@@ -27,7 +38,12 @@ from poker.common.v1 import common_pb2
 from poker.table.v1 import table_pb2
 from poker_rules.cards import Card, parse_card
 
-__all__ = ["SeatView", "TableView", "card_ints", "unpack"]
+__all__ = ["HandAction", "SeatView", "TableView", "card_ints", "unpack"]
+
+_DISCARD = common_pb2.ACTION_KIND_DISCARD
+_AGGRESSIVE = frozenset(
+    (common_pb2.ACTION_KIND_BET, common_pb2.ACTION_KIND_RAISE, common_pb2.ACTION_KIND_COMPLETE)
+)
 
 _CARD_CACHE: dict[str, Card] = {}
 
@@ -116,11 +132,43 @@ class SeatView:
         return card_ints(self.cards)
 
 
+@dataclass(slots=True)
+class HandAction:
+    """One action of the hand, as ``ActionTaken`` told it (forced posts are not here).
+    Read it, do not change it (not frozen: a frozen dataclass costs several times as
+    much to make, and one is made per action of every seat's view).
+
+    ``to`` is the seat's total on the street after the action (the to-amount of a
+    bet, raise or completion; what a call or bring-in brought it to); ``put_in`` the
+    chips it added; ``discards`` the cards a DISCARD drew (None for other kinds, and
+    for another seat's discard before its ``DrawTaken``, which carries the count)."""
+
+    street: int  # StreetStarted.street: stud 0 = third .. 4 = seventh; draw 0 pre, 1 draw, 2 post
+    seat: int
+    kind: common_pb2.ActionKind.ValueType
+    to: int = 0
+    put_in: int = 0
+    all_in: bool = False
+    timeout: bool = False  # applied by the action clock (S10), not by the player
+    discards: int | None = None
+
+    @property
+    def aggressive(self) -> bool:
+        """A bet, a raise or a completion."""
+        return self.kind in _AGGRESSIVE
+
+    @property
+    def kind_name(self) -> str:
+        """``"RAISE"``, ``"CALL"``... (the enum's name without its prefix)."""
+        return common_pb2.ActionKind.Name(self.kind).removeprefix("ACTION_KIND_")
+
+
 class TableView:
     """The state of one table for one viewer; feed it every event with :meth:`apply`."""
 
     __slots__ = (
         "action_seq",
+        "actions",
         "button_dead",
         "button_seat",
         "community_card",
@@ -131,6 +179,7 @@ class TableView:
         "hand_id",
         "hand_over",
         "hands_finished",
+        "history_complete",
         "last_finish",
         "last_rejection",
         "my_seat",
@@ -140,6 +189,7 @@ class TableView:
         "showdown",
         "street",
         "street_name",
+        "street_start",
         "table_id",
         "to_act",
         "turn",
@@ -169,6 +219,9 @@ class TableView:
         self.showdown: list[table_pb2.ShownHand] = []
         self.last_finish: table_pb2.HandFinished | None = None
         self.last_rejection: table_pb2.ActionRejected | None = None
+        self.actions: list[HandAction] = []  # the hand's actions in order (see the module)
+        self.street_start = 0  # index in ``actions`` of the current street's first action
+        self.history_complete = False  # ``actions`` holds the hand from its start
 
     # ------------------------------------------------------------------ queries
 
@@ -239,12 +292,73 @@ class TableView:
         """The highest bet in front of anyone this street."""
         return max((s.bet for s in self.seats.values()), default=0)
 
+    # ---------------------------------------------------------- the hand's actions
+
+    @property
+    def actions_this_street(self) -> list[HandAction]:
+        """The actions of the current street, in order."""
+        return self.actions[self.street_start :]
+
+    @property
+    def raises_this_street(self) -> int:
+        """RAISEs on the current street: what S8's cap counts in fixed limit (the
+        opening bet or completion is not one; ``bets_this_street`` counts it too).
+        A short all-in the table reports as a RAISE is counted, though S8 says it
+        is not a raise."""
+        raise_kind = common_pb2.ACTION_KIND_RAISE
+        return sum(1 for a in self.actions[self.street_start :] if a.kind == raise_kind)
+
+    @property
+    def bets_this_street(self) -> int:
+        """Aggressive actions on the current street: the bet or completion and every
+        raise."""
+        return sum(1 for a in self.actions[self.street_start :] if a.kind in _AGGRESSIVE)
+
+    @property
+    def last_aggressor(self) -> int | None:
+        """The seat that bet, completed or raised last in the hand (None: nobody)."""
+        for a in reversed(self.actions):
+            if a.kind in _AGGRESSIVE:
+                return a.seat
+        return None
+
+    @property
+    def street_aggressor(self) -> int | None:
+        """The seat that bet, completed or raised last on the current street."""
+        for a in reversed(self.actions[self.street_start :]):
+            if a.kind in _AGGRESSIVE:
+                return a.seat
+        return None
+
+    @property
+    def last_action(self) -> HandAction | None:
+        return self.actions[-1] if self.actions else None
+
+    def actions_by(self, seat: int) -> list[HandAction]:
+        """Every action of ``seat`` this hand, in order."""
+        return [a for a in self.actions if a.seat == seat]
+
     def seat(self, seat: int) -> SeatView:
         """The seat's view, created empty on first mention."""
         s = self.seats.get(seat)
         if s is None:
             s = self.seats[seat] = SeatView(seat)
         return s
+
+    def sat_down(self, seat: int, stack: int, player_id: str = "", name: str = "") -> None:
+        """The viewer took ``seat`` with ``stack`` between hands (a rebuy: stood up
+        and sat down again): no event says so (the table tells seats with the next
+        hand), so the caller that made the SitDown does."""
+        old = self.seats.get(self.my_seat) if self.my_seat else None
+        if old is not None and self.my_seat != seat:
+            del self.seats[self.my_seat]
+        self.my_seat = seat
+        self.seats[seat] = SeatView(
+            seat,
+            player_id=player_id or (old.player_id if old else ""),
+            name=name or (old.name if old else ""),
+            stack=stack,
+        )
 
     # ------------------------------------------------------------------ updates
 
@@ -295,6 +409,10 @@ class TableView:
         self.hand_over = not snap.hand_id
         self.dealt_in = sum(1 for s in self.seats.values() if s.in_hand or s.card_count)
         self.showdown = []
+        # No history rides a Snapshot: the actions start here (see the module).
+        self.actions = []
+        self.street_start = 0
+        self.history_complete = False
 
     def _on_hand_started(self, event: table_pb2.TableEvent) -> None:
         msg = event.hand_started
@@ -309,6 +427,9 @@ class TableView:
         self.community_card = ""
         self.street = 0
         self.street_name = ""
+        self.actions = []
+        self.street_start = 0
+        self.history_complete = True
         self.button_seat = msg.button_seat
         self.button_dead = msg.button_dead
         self.deck_commitment = msg.deck_commitment
@@ -365,6 +486,7 @@ class TableView:
         s.stack = stack
         action = msg.action
         kind = action.kind
+        discards: int | None = None
         if kind == common_pb2.ACTION_KIND_FOLD:
             s.in_hand = False
         elif kind == common_pb2.ACTION_KIND_DISCARD:
@@ -372,8 +494,22 @@ class TableView:
                 # the actor's own stream: the discards leave the hand (DrawTaken
                 # adds the replacements; removing twice is harmless)
                 s.own_cards = [c for c in s.own_cards if c not in action.cards]
+                discards = len(action.cards)
         elif stack == 0 and s.in_hand:
             s.all_in = True
+        if kind:  # kind 0: S10's all-in protection, no action applied (not recorded)
+            self.actions.append(
+                HandAction(
+                    self.street,
+                    seat,
+                    kind,
+                    s.bet,
+                    put_in if put_in > 0 else 0,
+                    s.all_in,
+                    msg.timeout,
+                    discards,
+                )
+            )
         if msg.pots:
             self.pots = list(msg.pots)
         if self.is_draw:  # D7: the draw count is public until now (stud has none)
@@ -388,6 +524,7 @@ class TableView:
         msg = event.street_started
         self.street = msg.street
         self.street_name = msg.name
+        self.street_start = len(self.actions)
         for s in self.seats.values():
             s.bet = 0
 
@@ -403,6 +540,15 @@ class TableView:
         msg = event.draw_taken
         s = self.seat(msg.seat)
         s.draw_count = msg.count
+        # The draw is the seat's action: the table tells it with DrawTaken alone
+        # (the count public, D7); an ActionTaken DISCARD just before it is the same one.
+        last = self.actions[-1] if self.actions else None
+        if last is not None and last.seat == msg.seat and last.kind == _DISCARD:
+            last.discards = msg.count
+        else:
+            self.actions.append(
+                HandAction(self.street, msg.seat, _DISCARD, s.bet, 0, s.all_in, False, msg.count)
+            )
         if msg.discarded:
             s.own_cards = [c for c in s.own_cards if c not in msg.discarded]
         if msg.received:

@@ -9,6 +9,7 @@
     poker bot TABLE --kind random|station|strength [--hands N] [--seed N]
     poker history TABLE [HAND] [--limit N]     the table's last hands; one hand in full
     poker balance                              your balance and the seats your chips are in
+    poker match --bots A,B [--game G] [--hands N] [--mode local|room]   a duplicate match
     poker create-table --game G [--structure S] --small-bet N [...]   (staff)
     poker register NAME --balance N                                   (staff)
 
@@ -47,6 +48,7 @@ from .lobby_commands import (
     cmd_stand,
     cmd_tables,
 )
+from .match_command import cmd_match
 from .options import RefusedError, UsageError, build_parser, glue_values, refuse_direct_ports
 from .table_commands import cmd_bot, cmd_history, cmd_play, cmd_state, cmd_watch
 
@@ -66,6 +68,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, int]]] = 
     "bot": cmd_bot,
     "history": cmd_history,
     "balance": cmd_balance,
+    "match": cmd_match,
 }
 
 

@@ -207,6 +207,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--phh", action="store_true", help="print HAND as a PHH hand history")
 
     sub.add_parser("balance", parents=[common], help="your balance and the seats your chips are in")
+
+    from .match_command import add_match_parser  # imports this module: here, not at the top
+
+    add_match_parser(sub, common)
     return parser
 
 

@@ -98,6 +98,7 @@ async def _play(stack: Stack, stop: threading.Event, ready: threading.Event) -> 
                             bot,
                             stop=done,
                             via="room" if through_door else "table",
+                            when_busted="wait",  # room.rebuy_broke() buys the broke in again
                         )
                     )
                 )

@@ -131,6 +131,7 @@ class PlayingRoom:
                         max_reconnects=30,  # a restart takes seconds: keep trying
                         max_backoff=2.0,
                         via="room",
+                        when_busted="wait",  # _rebuy(room) buys the broke in again
                     )
                 )
                 for t in room.tables

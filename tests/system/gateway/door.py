@@ -6,7 +6,8 @@ sat down through the gateway's Room API too: nothing here talks to a shard.
 The tables are created by the operator on the lobby's internal port, until
 every shard runs at least ``PER_SHARD`` of them; each has ``BOTS`` bots and
 free seats for the clients under test.  The bots think ``THINK_S`` a decision,
-so a client's hands come at a pace the machine keeps up with.
+so a client's hands come at a pace the machine keeps up with.  A bot that busts
+buys in again (``Rebuy``): a heads-up table with a busted seat would stop dealing.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.room.v1 import room_pb2 as rpb
 from poker.room.v1 import room_pb2_grpc as rpb_grpc
-from poker_bots import PlayStats, make_bot, play
+from poker_bots import PlayStats, Rebuy, make_bot, play
 from poker_wire.channels import player_channel, staff_lobby
 
 SHARDS = 3
@@ -92,7 +93,16 @@ async def _bots(door: Door, stop: asyncio.Event, ready: threading.Event) -> None
                 bot = Thinking(make_bot("strength", seed=len(tasks) + 1), THINK_S)
                 tasks.append(
                     asyncio.create_task(
-                        play(channel, table_id, player_id, token, bot, stop=stop, via="room")
+                        play(
+                            channel,
+                            table_id,
+                            player_id,
+                            token,
+                            bot,
+                            stop=stop,
+                            via="room",
+                            rebuy=Rebuy(MIN_BUY_IN * 5),
+                        )
                     )
                 )
         ready.set()

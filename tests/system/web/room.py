@@ -29,7 +29,7 @@ from poker.room.v1 import room_pb2 as rpb
 from poker.room.v1 import room_pb2_grpc as rpb_grpc
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc as tpb_grpc
-from poker_bots import PlayStats, make_bot, play
+from poker_bots import PlayStats, Rebuy, make_bot, play
 from poker_wire.channels import player_channel, player_channel_sync, staff_lobby
 from service_kit.pki import spki_pin
 
@@ -184,7 +184,18 @@ async def _bots(room: WebRoom, stop: asyncio.Event, ready: threading.Event) -> N
                 bot = Thinking(make_bot(spec.bot, seed=len(tasks) + 1), THINK_S)
                 tasks.append(
                     asyncio.create_task(
-                        play(channel, table_id, player_id, token, bot, stop=stop, via="room")
+                        # A busted bot buys in again: a table left with one
+                        # player would stop dealing for the page under test.
+                        play(
+                            channel,
+                            table_id,
+                            player_id,
+                            token,
+                            bot,
+                            stop=stop,
+                            via="room",
+                            rebuy=Rebuy(MIN_BUY_IN * 5),
+                        )
                     )
                 )
         ready.set()
