@@ -315,9 +315,15 @@ class PlayStats:
     busts: int = 0  # times the seat was left with no chips
     rebuys: int = 0  # rebuys made (stand up, sit down again) after busting
     rebuy_chips: int = 0  # chips bought in by those rebuys
+    # Rebuys whose stand-up the lobby answered pending (it still had the player in a
+    # hand) and that waited for it: 0 when every rebuy went through at the first try.
+    rebuys_waited: int = 0
+    sit_ins: int = 0  # times the seat, sat out by the table, was sat in again
 
 
 WhenBusted: TypeAlias = Literal["return", "wait"]
+
+COME_BACK_EVERY_S = 1.0  # at most one look at a seat dealt out, sit_in_when_away
 """What ``play`` does when the seat has no chips and no rebuy was made: return, or
 keep the stream open for a rebuy someone else makes (a room manager that stands
 broke seats up and sits them down again)."""
@@ -372,6 +378,7 @@ class _Session:
         rebuy: RebuyPolicy | None = None,
         lobby: Lobby | None = None,
         when_busted: WhenBusted = "return",
+        sit_in_when_away: bool = False,
     ) -> None:
         self.stub = stub
         self.join = join
@@ -402,6 +409,10 @@ class _Session:
         self.rebuy = rebuy
         self.lobby = lobby
         self.when_busted = when_busted
+        self.sit_in_when_away = sit_in_when_away and lobby is not None
+        self.coming_back: asyncio.Task[None] | None = None  # a look at the seat, SitIn
+        self.looked_at_seat = -COME_BACK_EVERY_S  # monotonic time of the last look
+        self.was_dealt_in = True  # the last hand dealt (HandStarted) had this seat
         self.is_busted = False  # this bust was handled (counted, rebought or reported)
         # The bot's optional callbacks (the Bot protocol's docstring).
         self.on_hand_start: Callable[..., Any] | None = getattr(bot, "on_hand_start", None)
@@ -526,8 +537,11 @@ class _Session:
                 self.start_stack = None
                 if view.my_seat and any(s.seat == view.my_seat for s in event.hand_started.seats):
                     self.start_stack = _seat_stack(event.hand_started.seats, view.my_seat)
+                    self.was_dealt_in = True
                     if self.on_hand_start is not None:
                         await self.callback(self.on_hand_start, view)
+                elif view.my_seat and view.my_stack > 0:
+                    self.come_back()
             elif kind == "hand_finished":
                 finished = event.hand_finished
                 # a hand the lobby voided after its end comes twice: counted once
@@ -564,6 +578,40 @@ class _Session:
         turn = view.turn
         if turn is not None and (view.hand_id, turn.action_seq) != self.answered:
             await self.take_turn(turn)
+
+    def come_back(self) -> None:
+        """A hand was dealt without this seat, which has chips: if the table sat the
+        player out (their every decision taken by the clock for a few hands, see
+        docs/rule-decisions.md#departed-players), sit in again, in the background (the
+        stream goes on).  The first hand dealt without the seat is looked at at once
+        (the table sits a player out with the report of the hand before, B5 takes the
+        seat after a few orbits); then a look at most every ``COME_BACK_EVERY_S``: a
+        seat waiting for the big blind or for its "I'm in" is not away, and stays."""
+        now = time.monotonic()
+        first = self.was_dealt_in  # the first hand without the seat: look at once
+        self.was_dealt_in = False
+        if (
+            not self.sit_in_when_away
+            or self.coming_back is not None
+            or (not first and now - self.looked_at_seat < COME_BACK_EVERY_S)
+        ):
+            return
+        self.looked_at_seat = now
+        self.coming_back = asyncio.get_running_loop().create_task(self._sit_in_if_away())
+
+    async def _sit_in_if_away(self) -> None:
+        lobby, table_id = self.lobby, self.join.table_id
+        assert lobby is not None  # sit_in_when_away needs one
+        try:
+            seat = await lobby.seat_at(table_id)
+            if seat is not None and seat.away and seat.stack > 0 and not self.done:
+                await lobby.sit_in(table_id)
+                self.stats.sit_ins += 1
+                log.info("table %s: the seat was sat out; sat in again", table_id)
+        except LobbyError as error:
+            log.info("table %s: could not sit in again: %s", table_id, error)
+        finally:
+            self.coming_back = None
 
     async def callback(self, method: Callable[..., Any], *args: Any) -> None:
         """One of the bot's optional callbacks: awaited if async; a failure logged."""
@@ -636,6 +684,8 @@ class _Session:
             return f"{where} has no chips left; the rebuy of {buy_in} was refused: {error}"
         stats.rebuys += 1
         stats.rebuy_chips += rebought.sat.stack
+        if rebought.pending:
+            stats.rebuys_waited += 1
         view.sat_down(rebought.sat.seat, rebought.sat.stack, self.join.player_id)
         stats.seat = view.my_seat
         stats.final_stack = rebought.sat.stack
@@ -740,6 +790,7 @@ async def play(
     rebuy: RebuyPolicy | None = None,
     lobby: Lobby | None = None,
     when_busted: WhenBusted = "return",
+    sit_in_when_away: bool = True,
 ) -> PlayStats:
     """Play ``bot`` in ``player_id``'s seat at ``table_id`` until ``hands`` hands have
     finished, ``stop`` is set, or the table ends the stream.
@@ -770,6 +821,11 @@ async def play(
     counts them).  ``hands`` counts the hands finished while the bot was seated or
     not (a hand the lobby voids after its end counts once); having played them wins
     over busting in the same hand (``stopped_by == "hands"``, ``final_stack == 0``).
+    ``sit_in_when_away`` (with ``via="room"`` or a ``lobby``): when the table sat the
+    player out because the clock took every decision for a few hands (a slow or
+    stalled bot; docs/rule-decisions.md#departed-players) and hands go on without
+    the seat, sit in again through the lobby (``stats.sit_ins``); False leaves the
+    seat away until someone calls ``Lobby.sit_in``.
     """
     if isinstance(target, Multiplexer):
         via = target.via
@@ -789,7 +845,7 @@ async def play(
             if via == "room"
             else table_pb2_grpc.TableServiceStub(channel)
         )
-    if rebuy is not None and lobby is None:
+    if lobby is None and (rebuy is not None or (sit_in_when_away and via == "room")):
         # The room's door serves the lobby too: the same channel, as this player.
         door = target._channel if isinstance(target, Multiplexer) else channel
         assert door is not None
@@ -811,6 +867,7 @@ async def play(
         rebuy,
         lobby,
         when_busted,
+        sit_in_when_away,
     )
     rng = random.Random(seed)
     stop_waiter: asyncio.Task[bool] | None = None
@@ -841,6 +898,8 @@ async def play(
         session.done = True
         if stop_waiter is not None and not stop_waiter.done():
             stop_waiter.cancel()
+        if session.coming_back is not None:
+            session.coming_back.cancel()
         if own_channel and channel is not None:
             await channel.close()
 

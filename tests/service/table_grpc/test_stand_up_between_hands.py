@@ -31,6 +31,7 @@ ALL_IN_STUD = common.GameConfig(
 )
 STUD = common.GameConfig(game=common.GAME_STUD, ante=25, bring_in=50, small_bet=100, big_bet=200)
 TIMES = 100
+PAUSED_TIMES = 20  # each takes the pause, half a second
 
 
 async def stand_up_and_sit_again(table: LiveTable, players: list[Seated], buy_in: int) -> float:
@@ -88,15 +89,16 @@ def test_a_busted_player_rebuys_at_once_after_hand_finished_100_times() -> None:
     assert max(took) < 1.0
 
 
-def test_a_player_with_chips_stands_up_and_sits_again_during_the_pause_100_times() -> None:
+def test_a_player_with_chips_stands_up_and_sits_again_during_the_pause() -> None:
     """With a pause between hands (TABLE_HAND_PAUSE_MS), the next hand is asked
     for after it: seat 1, who still has chips, stands up on every HandFinished
-    (never pending) and sits down again (first try), 100 times in a row, and the
-    table deals the next hand to both."""
+    (never pending) and sits down again (first try), 20 times in a row, and the
+    table deals the next hand to both.  The pause is half a second, as a room
+    shows a result for a moment, so that a busy machine's hiccup does not outlast it."""
 
     async def scenario() -> tuple[int, set[int]]:
         async with live_table(
-            hand_pause_s=0.1, table_latency_s=0.002, player_latency_s=0.001
+            hand_pause_s=0.5, table_latency_s=0.002, player_latency_s=0.001
         ) as table:
             await table.create(STUD, 2, min_buy_in=100, action_clock_ms=600_000)
             times = 0
@@ -114,9 +116,9 @@ def test_a_player_with_chips_stands_up_and_sits_again_during_the_pause_100_times
             await table.start()
             for player in table.players:
                 table.connect(player)
-            await table.until(lambda: times >= TIMES, f"{TIMES} stand-ups")
+            await table.until(lambda: times >= PAUSED_TIMES, f"{PAUSED_TIMES} stand-ups")
             return times, dealt
 
     times, dealt = asyncio.run(scenario())
-    assert times >= TIMES
+    assert times >= PAUSED_TIMES
     assert dealt == {2}  # every hand dealt to both players

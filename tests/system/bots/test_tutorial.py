@@ -25,6 +25,9 @@ from poker_bots import CallingStation, PlayStats, play
 
 from .room import BotRoom
 
+# One worker runs this module: its room (a module fixture) is started once.
+pytestmark = pytest.mark.xdist_group("bots_tutorial")
+
 ROOT = Path(__file__).resolve().parents[3]
 STUD = c.GameConfig(game=c.GAME_STUD, ante=5, bring_in=10, small_bet=20, big_bet=40)
 MARK, END = "<!-- tutorial -->", "<!-- /tutorial -->"

@@ -28,6 +28,9 @@ from poker_bots.match import GameResult, MatchResult, play_match
 from poker_bots.match_room import RoomAccess, RoomBackend
 from tests.unit.match.newcomer import newcomer_bot_class
 
+# One worker runs this module: its room (a module fixture) is started once.
+pytestmark = pytest.mark.xdist_group("match_modes")
+
 HILO = common.GameConfig(
     game=common.GAME_STUD_HILO, ante=25, bring_in=50, small_bet=100, big_bet=200
 )

@@ -34,6 +34,9 @@ from poker_bots.view import TableView
 
 from .hands import Plan, check_played, duplicate_plan
 
+# One worker runs this module: its room (a module fixture) is started once.
+pytestmark = pytest.mark.xdist_group("match_room")
+
 STUD_HILO = common.GameConfig(
     game=common.GAME_STUD_HILO, ante=5, bring_in=10, small_bet=20, big_bet=40
 )
