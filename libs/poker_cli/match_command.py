@@ -45,11 +45,11 @@ def add_match_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "match",
         parents=[common],
-        help="a duplicate match of bots: bb/100 with 95 % intervals",
+        help="a duplicate match of bots: bb/100 with 95 %% intervals",
         description="Bots against each other for N hands on duplicate deals (each deck "
         "replayed with the seats rotated, so card luck cancels), in process or through "
         "the room, seeded and reproducible.  Reports each bot's win rate in big bets per "
-        "100 hands (big blinds in pot and no limit) with a 95 %% interval over the "
+        "100 hands (big blinds in pot and no limit) with a 95 % interval over the "
         "duplicate deals, the plain interval of the same hands, and the variance "
         "duplication removed.  See docs/matches.md.",
     )

@@ -26,6 +26,28 @@ from .support import DRAW, FL, HAND, NL
 # ------------------------------------------------------------------ parsing
 
 
+def test_every_help_text_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    """``poker --help`` and every command's ``--help`` print (argparse %-formats help
+    strings: a bare "95 %" in one once made ``poker --help`` raise TypeError)."""
+    parser = build_parser()
+    with pytest.raises(SystemExit) as done:
+        parser.parse_args(["--help"])
+    assert done.value.code == 0
+    listing = capsys.readouterr().out
+    subparsers = parser._subparsers
+    assert subparsers is not None
+    choices = subparsers._group_actions[0].choices
+    assert isinstance(choices, dict)
+    commands: list[str] = list(choices)
+    assert "match" in commands and "register" in commands
+    for name in commands:
+        assert name in listing
+        with pytest.raises(SystemExit) as done:
+            parser.parse_args([name, "--help"])
+        assert done.value.code == 0, name
+        assert f"usage: poker {name}" in capsys.readouterr().out
+
+
 def test_parser_defaults_and_env(monkeypatch: pytest.MonkeyPatch) -> None:
     args = build_parser().parse_args(["sit", "T1", "--buy-in", "500"])
     assert (args.command, args.table_id, args.buy_in, args.seat) == ("sit", "T1", 500, 0)
