@@ -21,11 +21,8 @@ the room's report, without keeping anything per hand.
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import itertools
 import logging
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,12 +30,12 @@ from typing import Any
 
 from poker.common.v1.common_pb2 import Action, LegalActions
 from poker_bots import TableView, check_action
+from poker_bots.bot_files import BotFileError, load_bot_module
 
 # ``@draw`` stands for every draw table.
 TABLE_GROUPS = {"draw": ("draw-fixed", "draw-pot", "draw-no")}
 MOST_NAME = 32  # the lobby's longest player name
 SDK_MESSAGES_SHOWN = 20  # the bot SDK's warnings printed in a run; the rest are counted
-_modules = itertools.count(1)
 
 
 class BotOptionError(ValueError):
@@ -97,30 +94,14 @@ def chosen_tables(option: str, wanted: Sequence[str], keys: Sequence[str]) -> fr
 
 
 def load_module(option: str, path: Path) -> Any:
-    """Run the file as a module of its own (registered in ``sys.modules``, as a
-    dataclass in it needs); any error in it is one line."""
+    """Run the file as a module of its own (``poker_bots.bot_files``); any error in
+    it is one line."""
     if not path.is_file():
         raise BotOptionError(f"--bot {option}: no file {path}")
-    module_name = f"devroom_guest_{next(_modules)}_{path.stem}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise BotOptionError(f"--bot {option}: {path} is not a Python file")
-    module = importlib.util.module_from_spec(spec)
-    folder = str(path.resolve().parent)
-    if folder not in sys.path:
-        sys.path.append(folder)  # after everything else: it shadows nothing
-    sys.modules[module_name] = module
     try:
-        spec.loader.exec_module(module)
-    except Exception as error:  # the user's file: any error at all is theirs
-        del sys.modules[module_name]
-        where = ""
-        if isinstance(error, SyntaxError) and error.lineno:
-            where = f" (line {error.lineno})"
-        raise BotOptionError(
-            f"--bot {option}: {path} failed to load: {type(error).__name__}: {error}{where}"
-        ) from None
-    return module
+        return load_bot_module(path, "devroom_guest")
+    except BotFileError as error:
+        raise BotOptionError(f"--bot {option}: {error}") from None
 
 
 def load_guest(option: str, keys: Sequence[str]) -> Guest:

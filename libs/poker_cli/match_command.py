@@ -22,15 +22,14 @@ and ``--json FILE`` writes the same numbers for scripts.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import inspect
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from poker.common.v1 import common_pb2 as c
+from poker_bots.bot_files import BotFileError, load_bot_module
 from poker_bots.bots import BOT_KINDS, make_bot
 from poker_bots.match import MOST_PLAYERS, BotFactory, game_name, play_match
 from poker_bots.match_types import HandsBackend
@@ -124,16 +123,10 @@ def load_bot_class(reference: str) -> type[Any]:
     path = Path(path_text)
     if not path.is_file():
         raise UsageError(f"no bot file {path_text!r} (FILE.py:CLASS)")
-    module_name = f"poker_match_bot_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise UsageError(f"{path_text} is not a Python file")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module  # dataclasses and pickling look their module up
     try:
-        spec.loader.exec_module(module)
-    except Exception as error:
-        raise RefusedError(f"{path_text} failed to load: {type(error).__name__}: {error}") from None
+        module = load_bot_module(path, "poker_match_bot")
+    except BotFileError as error:
+        raise RefusedError(str(error)) from None
     found = getattr(module, class_name, None)
     if not inspect.isclass(found) or not callable(getattr(found, "act", None)):
         bots = [n for n, v in vars(module).items() if inspect.isclass(v) and hasattr(v, "act")]
