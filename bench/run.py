@@ -6,7 +6,11 @@ written beside the raw rates, so the numbers compare like with like.
 
 ``python -m bench.run --only grpc`` (or ``--only evaluators,hands``, ``--only stack``:
 the full-stack benchmark, bench/stack.py, about 45 s; ``--only stack_paced``: the same
-room paced by the bots' thinking time, about 40 s) re-measures a
+room paced by the bots' thinking time, about 40 s; ``--only scale``: one table
+process with 1,000 tables of bots thinking 1 s +/- 50 %, then 300 at 200 ms, then
+20 flat out, bench/scale.py, about 5 min; ``--only soak``: the stack room on a fresh
+lobby store and on one of 3 million ledger rows and a million hands, bench/soak.py,
+about 2 min plus the store's first build) re-measures a
 subset: its keys are updated in the existing results.json and the others are kept
 (so they then come from different runs; plain ``make bench`` measures everything
 again).  ``--no-write`` prints the figures without touching results.json.
@@ -22,7 +26,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from bench import dealer_flood, door, evaluators, grpc_ceiling, hands, stack
+from bench import dealer_flood, door, evaluators, grpc_ceiling, hands, scale, soak, stack
 
 RESULTS = Path(__file__).with_name("results.json")
 
@@ -37,6 +41,10 @@ GROUPS: dict[str, Callable[[], Mapping[str, float]]] = {
     "dealer_flood": dealer_flood.run,  # the room's speed while one caller floods the dealer
     "door": door.run,  # the gateway's hop: the stack room direct and through the door
     "spectators": door.run_spectators,  # 100 tables at 1 s, without and with 2,000 spectators
+    # one table process, 1,000 tables at 1 s +/- 50 % and 300 at 200 ms, beside 20
+    # flat out: latency, CPU per hand, RSS per table (bench/scale.py, about 5 min)
+    "scale": scale.run,
+    "soak": soak.run,  # the stack room on a fresh store and a prefilled one (bench/soak.py)
 }
 
 

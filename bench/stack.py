@@ -44,6 +44,9 @@ Keys (``bench.run`` group ``stack``):
   (table -> bots; a batch counts once, a PlayMany message too, whatever seats it
   carries); ``stack_player_messages_per_hand``: bots -> table (``Play`` and
   ``PlayMany`` messages received); ``stack_actions_per_hand``: decisions;
+  ``stack_bot_events_per_hand`` / ``stack_bot_bytes_per_hand``: the events (those
+  in a batch each count) and the PlayMany bytes the bots received, all seats;
+  ``stack_rss_mb_<process>``: each process's resident memory at the window's end;
 - ``stack_rpcs_per_s``, ``stack_stream_messages_per_s`` and the ratios
   ``stack_hands_per_s_vs_unary_ceiling``, ``stack_rpcs_per_s_vs_unary_ceiling``
   (against ``grpc_echo_unary_concurrent_calls_per_s``) and
@@ -63,7 +66,9 @@ Keys (``bench.run`` group ``stack``):
 Targets: at least 50 hands per second, p99 under 25 ms.
 
 The ``stack_paced`` group (``run_paced``) runs the same room with every bot
-thinking ``PACED_THINK_MS`` before it acts (``--think-ms``): ``stack_paced_*``
+thinking ``PACED_THINK_MS`` before it acts (``--think-ms``; ``--think-jitter``
+spreads each thought uniformly by that share of it, as ``bench.scale`` does):
+``stack_paced_*``
 give its hands per second, its turn latency p50/p99 (the thinking is not in it:
 the clock starts when the bot has decided), CPU per hand and steal.  The room
 flat out is the capacity figure; the paced one is the latency below saturation.
@@ -107,6 +112,7 @@ from bench.stack_room import (
     seat_everyone,
     spectators_spec,
 )
+from devroom.launcher import fresh_lobby_db
 from devroom.stack import BACKENDS, Stack
 from poker.lobby.v1 import lobby_pb2_grpc
 from poker_wire.channels import staff_lobby
@@ -133,6 +139,8 @@ class StackBench:
     # latency clock starts when the bot has decided, so thinking is not in it; it
     # only paces the room (a latency figure at a chosen load, not at saturation).
     think_ms: float = 0.0
+    # Each thought's uniform spread, a share of ``think_ms`` (0.5: 1 s +/- 50 %).
+    think_jitter: float = 0.0
     # The services without TLS (GRPC_PLAINTEXT=1): what mutual TLS costs, by
     # difference with a normal run.  Never how the room is deployed.
     plaintext: bool = False
@@ -143,6 +151,9 @@ class StackBench:
     # evenly over the tables, ``spectators_per_player`` Watch streams per account.
     spectators: int = 0
     spectators_per_player: int = 20
+    # The lobby's LOBBY_DB (a SQLite file, bench.soak: fresh or prefilled); empty:
+    # a fresh file in a temporary directory.
+    lobby_db: str = ""
 
 
 @dataclass
@@ -161,6 +172,23 @@ class StackRun:
 
 # --------------------------------------------------------------------------- the run
 
+# Seats per PlayMany stream.  One stream could carry them all (TABLE_PLAYMANY_SESSIONS,
+# 10,000 by default); a room of thousands of seats spreads them over a few streams,
+# as a bot lab with several connections would, so no single HTTP/2 stream's flow
+# control paces every table.
+SESSIONS_PER_STREAM = 750
+
+
+# The bots join in waves of this many, each once the one before is in (a burst of
+# 1,800 Joins at once made the lobby's Authenticate answer CANCELLED: issue 19).
+JOIN_WAVE = 100
+
+
+def _connect_timeout(bots: int) -> float:
+    """How long ``bots`` bots may take to join (each Join is checked with the
+    lobby): the default for the usual rooms, more for the scale group's 6,000."""
+    return max(CONNECT_TIMEOUT_S, bots / 50)
+
 
 async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
     """Start the stack and the bots, measure, stop everything, then the ceilings."""
@@ -174,7 +202,11 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
         ports="free",
         common_env=common_env,
         table_shards=bench.table_shards,
-        env={"gateway": gateway_env},
+        env={
+            "gateway": gateway_env,
+            # A file, as deployed (the launcher's default is memory): a fresh one.
+            "lobby": {"LOBBY_DB": bench.lobby_db or fresh_lobby_db()},
+        },
     )
     bots = BotsProcess()
     # The spectators' client stands for 2,000 people's machines, not the room's: it
@@ -196,6 +228,9 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
             staff = staff_lobby(staff_channel)
             room = await create_room(staff, bench.tables, bench.seats)
             everyone = [b for table in room for b in table]
+            # PlayMany takes at most SESSIONS_PER_STREAM seats per stream: a room
+            # with more seats spreads them over more streams (one per channel).
+            channels = max(bench.channels, -(-len(everyone) // SESSIONS_PER_STREAM))
             if not bench.via_gateway:
                 for b in everyone:  # the shard that runs the bot's table (its public port)
                     b["target"] = stack.table_target(b["table_id"])
@@ -207,13 +242,16 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
                     "via": "room" if bench.via_gateway else "table",
                     "ca_file": None if stack.pki is None else str(stack.pki.ca_file),
                     "plaintext": stack.pki is None,
-                    "channels": bench.channels,
+                    "channels": channels,
                     "transport": bench.transport,
                     "think_ms": bench.think_ms,
+                    "think_jitter": bench.think_jitter,
+                    "connect_timeout_s": _connect_timeout(len(everyone)),
+                    "join_wave": JOIN_WAVE,
                     "bots": everyone,
                 }
             )
-            await bots.read("connected", CONNECT_TIMEOUT_S)
+            await bots.read("connected", _connect_timeout(len(everyone)) + 10)
             await seat_everyone(lobby_pb2_grpc.LobbyStub(lobby_channel), everyone)
             if bench.spectators:
                 assert stack.pki is not None, "spectators watch through the gateway (TLS)"
@@ -272,7 +310,15 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
     figures.update(door_figures(before, after, watched))
     details["spectators"] = watched
     details["gateway_log"] = gateway_log
+    # When the lobby's last full reconciliation ended, at the window's start and
+    # end (equal: none ended in the window; bench.soak).
+    details["lobby_reconciled_at"] = [
+        sum(v for n, _, v in s.samples["lobby"] if n == RECONCILED) for s in (before, after)
+    ]
     return StackRun(figures, details, exit_codes, profile)
+
+
+RECONCILED = "lobby_ledger_reconciled_timestamp_seconds"
 
 
 def run() -> dict[str, float]:
@@ -395,6 +441,12 @@ def main(argv: list[str] | None = None) -> int:
         help="each bot's thinking time before it acts (paces the room; not in the latency)",
     )
     parser.add_argument(
+        "--think-jitter",
+        type=float,
+        default=default.think_jitter,
+        help="each thought's uniform spread, a share of --think-ms (0.5: +/- 50 %%)",
+    )
+    parser.add_argument(
         "--plaintext",
         action="store_true",
         help="the services without TLS (GRPC_PLAINTEXT=1): what TLS costs, by difference",
@@ -422,6 +474,7 @@ def main(argv: list[str] | None = None) -> int:
         table_shards=args.table_shards,
         transport=args.transport,
         think_ms=args.think_ms,
+        think_jitter=args.think_jitter,
         plaintext=args.plaintext,
         via_gateway=args.via_gateway,
         spectators=args.spectators,

@@ -16,7 +16,7 @@ from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from bench import grpc_ceiling
+from bench import grpc_ceiling, lobby_store
 from devroom.stack import BACKENDS, Stack
 
 GAME_KEY = "studhilo"
@@ -77,6 +77,9 @@ class Snapshot:
     load: float  # the machine's 1-minute load average
     host: tuple[int, int]  # (steal, all) CPU ticks of the machine so far
     rss: dict[str, int] = field(default_factory=dict)  # resident bytes per process group
+    # The lobby's store (bench/lobby_store.py): bytes written, database bytes used.
+    lobby_written: int = 0
+    lobby_db_used: int = 0
 
 
 def _host_ticks() -> tuple[int, int]:
@@ -105,7 +108,9 @@ def snapshot(stack: Stack, pids: Mapping[str, Sequence[int]]) -> Snapshot:
     if "gateway" in stack.processes:
         samples["gateway"] = scrape(stack["gateway"].metrics_port)
     rss = {name: sum(rss_bytes(pid) for pid in group) for name, group in pids.items()}
-    return Snapshot(at, samples, cpu, _load(), _host_ticks(), rss)
+    written = sum(lobby_store.write_bytes(pid) for pid in pids.get("lobby", ()))
+    used = lobby_store.used_bytes(stack.env.get("lobby", {}).get("LOBBY_DB", ""))
+    return Snapshot(at, samples, cpu, _load(), _host_ticks(), rss, written, used)
 
 
 def _server_rpcs(samples: Samples) -> float:
@@ -197,6 +202,10 @@ def figures_of(
             2,
         ),
         "stack_actions_per_hand": round(delta("table_actions_total") * per_hand, 2),
+        # What the bots received per hand, all seats together: events (those in a
+        # batch each count) and PlayMany bytes (0 with --transport play).
+        "stack_bot_events_per_hand": round(bots.get("events", 0) * per_hand, 1),
+        "stack_bot_bytes_per_hand": round(bots.get("many_bytes_received", 0) * per_hand),
         "stack_rpcs_per_s": round(hands_per_s * rpcs_per_hand, 1),
         "stack_stream_messages_per_s": round(hands_per_s * messages_per_hand, 1),
         "stack_ceiling_unary_calls_per_s": unary,
@@ -216,11 +225,22 @@ def figures_of(
         server_total += calls
         out[f"stack_{name}_rpcs_per_hand"] = round(calls * per_hand, 2)
     out["stack_server_rpcs_per_hand"] = round(server_total * per_hand, 2)
+    out.update(
+        lobby_store.figures(
+            total(after.samples["lobby"], "lobby_store_fsyncs_total")
+            - total(before.samples["lobby"], "lobby_store_fsyncs_total"),
+            after.lobby_written - before.lobby_written,
+            after.lobby_db_used - before.lobby_db_used,
+            per_hand,
+        )
+    )
     for name in PROCESSES:
         if name in after.cpu:
             used = after.cpu[name] - before.cpu[name]
             out[f"stack_cpu_pct_{name}"] = round(100 * used / span, 1)
             out[f"stack_cpu_ms_per_hand_{name}"] = round(1000 * used * per_hand, 2)
+        if after.rss.get(name):  # resident memory at the window's end
+            out[f"stack_rss_mb_{name}"] = round(after.rss[name] / 2**20, 1)
     return out
 
 

@@ -82,6 +82,11 @@ class ServiceProcess:
             tls["TLS_DIR"] = str(self.pki.dir(name))
         else:
             self.pki = pki
+        if name == "lobby" and "LOBBY_DB" not in given and "LOBBY_DB" not in os.environ:
+            # LOBBY_DB's default is a file in the working directory, the repository
+            # here: a lobby started without one (the tests' lobbies) keeps its
+            # database in memory, as before, rather than share or leave a file.
+            tls["LOBBY_DB"] = ":memory:"
         environment = {
             **os.environ,
             "PORT": "0",
@@ -234,6 +239,14 @@ class ServiceProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.terminate()
+
+
+def fresh_lobby_db() -> str:
+    """A new lobby database file in a temporary directory removed at exit (for a
+    room that measures or needs the lobby's durable store: ``LOBBY_DB``)."""
+    root = tempfile.mkdtemp(prefix="cardroom-lobby-")
+    atexit.register(shutil.rmtree, root, True)
+    return os.path.join(root, "lobby.sqlite3")
 
 
 def on_main_thread() -> bool:

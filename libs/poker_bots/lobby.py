@@ -20,6 +20,9 @@ times when the door is UNAVAILABLE (a restart): asking again changes nothing.
 Writes (``register``, ``sit``, ``stand``...) are sent once: a write whose answer was
 lost may have happened, so retrying it blindly could register twice or sit at a
 table the player already left; the caller looks (``table``, ``me``) and decides.
+The exception is RESOURCE_EXHAUSTED, which the room answers before doing anything
+(a rate limit, a burst past a queue's limit): every call is retried on it, a few
+times, with jittered backoff.
 
 Creating a table is the room's staff's job, not a player's: the Room API has no
 CreateTable.  :class:`Operator` (and :func:`create_table`) call the lobby's staff
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -285,20 +289,24 @@ class Lobby:
         read: bool = False,
         auth: bool = True,
     ) -> Resp:
-        """One call; a read is retried on UNAVAILABLE; a failure is a LobbyError."""
+        """One call; a failure is a LobbyError.  Retried, ``read_retries`` times at
+        most with jittered backoff: a read on UNAVAILABLE (asking again changes
+        nothing), and any call on RESOURCE_EXHAUSTED (the room refuses with it
+        before doing anything: a rate limit, a burst past a queue's limit)."""
         metadata = self._me().metadata if auth else ()
         attempt = 0
         while True:
             try:
                 return await method(request, metadata=metadata, timeout=self.timeout)
             except aio.AioRpcError as error:
-                if (
-                    read
-                    and error.code() == grpc.StatusCode.UNAVAILABLE
-                    and attempt < self.read_retries
-                ):
+                code = error.code()
+                retry = code == grpc.StatusCode.RESOURCE_EXHAUSTED or (
+                    read and code == grpc.StatusCode.UNAVAILABLE
+                )
+                if retry and attempt < self.read_retries:
                     attempt += 1
-                    await asyncio.sleep(self.retry_backoff * 2 ** (attempt - 1))
+                    delay = self.retry_backoff * 2 ** (attempt - 1)
+                    await asyncio.sleep(delay * (0.5 + random.random()))
                     continue
                 raise lobby_error(error, name) from error
 

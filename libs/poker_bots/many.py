@@ -28,8 +28,8 @@ from typing import Any, Literal
 import grpc
 from grpc import aio
 
-from poker.room.v1 import room_pb2_grpc
-from poker.table.v1 import table_pb2, table_pb2_grpc
+from poker.room.v1 import room_pb2
+from poker.table.v1 import table_pb2
 from poker_wire.batching import drain
 from poker_wire.channels import player_channel
 
@@ -99,11 +99,12 @@ class Multiplexer:
         self._own = isinstance(target, str)
         self._channel = player_channel(target) if isinstance(target, str) else target
         # The room's door (the gateway's Room.PlayMany, which routes each seat to
-        # its table's shard), or a table service's own port (its PlayMany).
-        self._stub: Any = (
-            room_pb2_grpc.RoomStub(self._channel)
-            if via == "room"
-            else table_pb2_grpc.TableServiceStub(self._channel)
+        # its table's shard), or a table service's own port (its PlayMany); the
+        # stubs' method, with a deserializer that also counts the bytes received.
+        self._play_many: Any = self._channel.stream_stream(
+            _ROOM_PLAY_MANY if via == "room" else _TABLE_PLAY_MANY,
+            request_serializer=table_pb2.PlayManyRequest.SerializeToString,
+            response_deserializer=self._parse,
         )
         self.via = via
         self._out: asyncio.Queue[_Outgoing | None] | None = None
@@ -112,6 +113,11 @@ class Multiplexer:
         self._reader: asyncio.Task[None] | None = None
         self.messages_sent = 0
         self.messages_received = 0
+        self.bytes_received = 0  # PlayManyEvents bytes, as they came off the wire
+
+    def _parse(self, data: bytes) -> table_pb2.PlayManyEvents:
+        self.bytes_received += len(data)
+        return table_pb2.PlayManyEvents.FromString(data)
 
     def Play(self, metadata: Any = None) -> SeatCall:  # noqa: N802 - the stub's method name
         """A new seat session (its first write must be the Join, whose token
@@ -131,7 +137,7 @@ class Multiplexer:
                 self.messages_sent += 1
                 yield batch
 
-        call = self._stub.PlayMany(requests())
+        call = self._play_many(requests())
         self._out = out
         self._reader = asyncio.create_task(self._read(call, out), name="play many")
 
@@ -205,6 +211,9 @@ class Multiplexer:
 
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
+# The generated stubs' paths (room_pb2_grpc.RoomStub, table_pb2_grpc.TableServiceStub).
+_ROOM_PLAY_MANY = f"/{room_pb2.DESCRIPTOR.services_by_name['Room'].full_name}/PlayMany"
+_TABLE_PLAY_MANY = f"/{table_pb2.DESCRIPTOR.services_by_name['TableService'].full_name}/PlayMany"
 
 
 def _add(batch: table_pb2.PlayManyRequest, item: _Outgoing) -> None:

@@ -5,9 +5,9 @@ of the connection: it opens ``TableService.Play``, sends ``Join``, keeps a
 :class:`~poker_bots.view.TableView` up to date, asks the bot at every ``YourTurn`` and
 answers with that turn's ``action_seq``, logs ``ActionRejected`` (and falls back once
 to the safest action when the current turn's action was refused), pings when idle,
-and reconnects with backoff when the service is UNAVAILABLE or the connection broke
-under a write (a restart; the new ``Snapshot`` carries ``your_turn`` when the bot
-must act).
+and reconnects with jittered backoff when the service is UNAVAILABLE, refuses a Join
+in a burst (RESOURCE_EXHAUSTED, DEADLINE_EXCEEDED) or the connection broke under a
+write (a restart; the new ``Snapshot`` carries ``your_turn`` when the bot must act).
 
 Amounts are *to* amounts (the player's total on the street after the action).  In
 fixed limit the legal ones are ``legal.to_choices``; in pot and no limit every integer
@@ -353,7 +353,18 @@ class _RetryError(Exception):
 
 EventHook = Callable[[table_pb2.TableEvent, TableView], None]
 
-RETRY_CODES = frozenset((grpc.StatusCode.UNAVAILABLE,))
+# What a reconnect may fix: the service restarting or unreachable (UNAVAILABLE), a
+# burst it queued past its limit or past the call's deadline (RESOURCE_EXHAUSTED,
+# DEADLINE_EXCEEDED: every seat joining at once after a restart).  A Join is safe
+# to send again: the new connection takes the seat's stream over, and nothing
+# else changes (docs/bots.md#reconnects-and-retries).
+RETRY_CODES = frozenset(
+    (
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+    )
+)
 # A write that races the stream's end (the table service restarting) fails in grpc
 # core, and grpc.aio then ends the whole call INTERNAL "Internal error from Core"
 # instead of the transport's UNAVAILABLE: after such a write, INTERNAL is a broken
@@ -780,9 +791,9 @@ async def play(
     hands: int | None = None,
     stop: asyncio.Event | None = None,
     ping_interval: float = 20.0,
-    max_reconnects: int = 5,
+    max_reconnects: int = 8,
     backoff: float = 0.5,
-    max_backoff: float = 10.0,
+    max_backoff: float = 5.0,
     on_event: EventHook | None = None,
     validate: bool = True,
     seed: int | None = None,
@@ -804,10 +815,13 @@ async def play(
     ``on_event(event, view)`` is called after every event is applied (batches
     unpacked).  ``validate`` checks the bot's action against the menu before sending
     it and sends the safest action instead of an illegal one.  Reconnects on
-    UNAVAILABLE (and on the INTERNAL grpc.aio gives a stream whose write failed as
-    the service went away): at most ``max_reconnects`` in a row, waiting ``backoff`` seconds
-    doubled each time up to ``max_backoff`` (with jitter); any other error (e.g.
-    PERMISSION_DENIED for a wrong token) is raised.
+    UNAVAILABLE, RESOURCE_EXHAUSTED and DEADLINE_EXCEEDED (a restart, or a burst of
+    joins the table queued past its limit; ``RETRY_CODES``), and on the INTERNAL
+    grpc.aio gives a stream whose write failed as the service went away: at most
+    ``max_reconnects`` in a row, waiting ``backoff`` seconds doubled each time up to
+    ``max_backoff``, times a random 0.5..1.5 (thousands of seats coming back at once
+    do not come back in step); any other error (e.g. PERMISSION_DENIED for a wrong
+    token) is raised.
 
     When the seat has no chips after a hand (or on joining) it cannot be dealt in
     again: without ``rebuy`` play returns, ``stopped_by == "busted"`` and ``reason``

@@ -86,6 +86,23 @@ def service_channel_sync(
     return grpc.secure_channel(target, service_credentials(tls_dir), options=list(options))
 
 
+# How soon a player's channel tries the room again after losing it.  grpc's own
+# default backs off to two minutes; a table service restarts in seconds, and a bot
+# whose channel still waits out its backoff when the service is back fails every
+# reconnect in the meantime (each fails at once, UNAVAILABLE), and gives up.  grpc
+# jitters each wait, so thousands of clients do not come back in step.
+RECONNECT_OPTIONS: Options = (
+    ("grpc.initial_reconnect_backoff_ms", 500),
+    ("grpc.max_reconnect_backoff_ms", 3_000),
+)
+
+
+def _player_options(options: Options) -> list[tuple[str, Any]]:
+    """``options``, with RECONNECT_OPTIONS for what they do not set."""
+    given = {name for name, _ in options}
+    return [*options, *(o for o in RECONNECT_OPTIONS if o[0] not in given)]
+
+
 def player_channel(
     target: str,
     ca_file: str | Path | None = None,
@@ -93,17 +110,22 @@ def player_channel(
     options: Options = (),
     plaintext: bool = False,
 ) -> grpc.aio.Channel:
-    """An asyncio channel to a public port (lobby or table), trusting the room's CA."""
+    """An asyncio channel to a public port (lobby or table), trusting the room's CA;
+    it reconnects within seconds of the room coming back (RECONNECT_OPTIONS)."""
     if plaintext:
-        return grpc.aio.insecure_channel(target, options=list(options))
-    return grpc.aio.secure_channel(target, player_credentials(ca_file), options=list(options))
+        return grpc.aio.insecure_channel(target, options=_player_options(options))
+    return grpc.aio.secure_channel(
+        target, player_credentials(ca_file), options=_player_options(options)
+    )
 
 
 def player_channel_sync(
     target: str, ca_file: str | Path | None = None, *, options: Options = ()
 ) -> grpc.Channel:
-    """A blocking channel to a public port, trusting the room's CA."""
-    return grpc.secure_channel(target, player_credentials(ca_file), options=list(options))
+    """A blocking channel to a public port, trusting the room's CA (RECONNECT_OPTIONS)."""
+    return grpc.secure_channel(
+        target, player_credentials(ca_file), options=_player_options(options)
+    )
 
 
 class Stubs:

@@ -104,6 +104,10 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
         options=[
             ("grpc.max_receive_message_length", settings.max_message_bytes),
             ("grpc.so_reuseport", 0),
+            # A burst of calls waits for the loop instead of being dropped (see
+            # MAX_PENDING_CALLS).
+            ("grpc.server.max_pending_requests", MAX_PENDING_CALLS),
+            ("grpc.server.max_pending_requests_hard_limit", MAX_PENDING_CALLS),
         ],
     )
     spec.register(server)
@@ -157,6 +161,18 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
     log.info("stopped")
     return 0
 
+
+MAX_PENDING_CALLS = 20_000
+"""Calls a server holds that its event loop has not taken up yet: a burst's queue.
+
+Why: grpc core hands the asyncio server one call at a time, when its loop asks
+for the next; calls arriving faster wait in core.  Past 1,000 waiting (core's
+default) core drops new calls at random, and past 3,000 all of them, as
+CANCELLED before any handler sees them: 1,800 players registering at once, or
+every seat joining after a table-service restart, lost some calls with nothing
+wrong but the moment.  Here they wait, up to this many (each a few KB of
+memory); a call past it is still refused by core (CANCELLED), and a caller's own
+deadline bounds how long any of them waits."""
 
 # The largest request each service accepts: a few hundred bytes are a player's
 # call, and a table process's batch of calls stays far below 1 MiB; the betting

@@ -96,13 +96,13 @@ async def _watch_certificates(
     and make new channels to the room when the gateway's own identity is renewed
     (``Upstream.renew``)."""
     log = get_logger()
-    public_stamp, identity_stamp = public.stamp(), identity.stamp()
+    public_stamp, identity_stamp = _public_stamp(public), identity.stamp()
     renewals: set[asyncio.Task[None]] = set()
     while True:
         await asyncio.sleep(CERT_CHECK_S)
         with contextlib.suppress(OSError):
-            now = public.stamp()
-            if now != public_stamp and config.context is not None:
+            now = _public_stamp(public)
+            if now and now != public_stamp and config.context is not None:
                 config.context.load_cert_chain(str(public.cert), str(public.key))
                 public_stamp = now
                 log.info("public certificate reloaded")
@@ -116,6 +116,17 @@ async def _watch_certificates(
                 renewals.add(task)
                 task.add_done_callback(renewals.discard)
                 log.info("identity certificate renewed: new channels to the room")
+
+
+def _public_stamp(files: TlsFiles) -> tuple[int, ...]:
+    """The public certificate's and key's modification times.  Not
+    ``TlsFiles.stamp``: a public directory need not hold a ``ca.crt``, and with
+    it missing that stamp never changed, so a renewed certificate was never
+    loaded."""
+    try:
+        return tuple(os.stat(path).st_mtime_ns for path in (files.cert, files.key))
+    except OSError:
+        return ()
 
 
 async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:

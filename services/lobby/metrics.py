@@ -31,6 +31,19 @@ HANDS_PLANNED = Counter("lobby_hands_planned", "Hands planned by NextHand, by ga
 HANDS_FINISHED = Counter("lobby_hands_finished", "Hands finished, by game.", ("game",))
 HANDS_VOIDED = Counter("lobby_hands_voided", "Hands voided, by game.", ("game",))
 BATCHED_CALLS, BATCH_SIZE = batch_metrics("lobby")
+STORE_FSYNCS = Counter(
+    "lobby_store_fsyncs",
+    "fsyncs of the SQLite store (commits.py), by kind: group (one per group of "
+    "transactions), checkpoint (the log and the database file), wal_restart (the "
+    "log's header when it starts over).",
+    ("kind",),
+)
+STORE_GROUPS = Counter(
+    "lobby_store_commit_groups", "Groups of transactions committed with one fsync."
+)
+STORE_TRANSACTIONS = Counter(
+    "lobby_store_transactions", "Transactions committed (each RPC's writes are one)."
+)
 LEDGER_GRANTED = Gauge(
     "lobby_ledger_granted_chips", "Chips ever granted (ledger grants); see GetLedgerTotals."
 )

@@ -10,7 +10,9 @@ from poker.lobby.v1 import lobby_pb2, lobby_pb2_grpc, tournament_pb2, tournament
 from service_kit import ServiceSpec
 from service_kit.logs import get_logger
 
-from .metrics import reconcile_every
+from .commits import DurableServicer, GroupCommitter
+from .metrics import STORE_FSYNCS, STORE_GROUPS, STORE_TRANSACTIONS, reconcile_every
+from .retention import Retention, retain_every
 from .servicer import ERROR_CODES, LobbyServicer
 from .settings import LobbySettings
 from .store import LobbyStore
@@ -41,24 +43,44 @@ def make_spec() -> ServiceSpec:
     # Tournaments share the store (one database, one transaction per call); the
     # Lobby servicer hands their tables' calls to the tournament book.
     book = TournamentBook(TournamentStore(store))
-    servicer = LobbyServicer(store, settings, book)
-    tournaments = TournamentsServicer(book)
+    lobby: object = LobbyServicer(store, settings, book)
+    tournaments: object = TournamentsServicer(book)
     background: set[asyncio.Task[None]] = set()
+    committer: GroupCommitter | None = None
+    retention = Retention(store, settings.keep_hands_days, settings.keep_ledger_days)
 
     def register(server: grpc.aio.Server) -> None:
-        # Called on the serving loop: the ledger's full reconciliation, every
-        # LOBBY_RECONCILE_S, on a thread (the gauges follow running totals).
+        nonlocal committer, lobby, tournaments
+        # Called on the serving loop.  A SQLite file: group commit, every answer
+        # sent once what it reports is durable (commits.py).
+        if store.wal_path is not None and settings.group_commit:
+            committer = GroupCommitter(
+                store,
+                window_s=settings.group_commit_ms / 1000,
+                checkpoint_s=settings.checkpoint_s,
+                on_sync=_count_sync,
+                on_group=_count_group,
+            )
+            committer.start()
+            lobby = DurableServicer(lobby, committer)
+            tournaments = DurableServicer(tournaments, committer)
+        # The ledger's full reconciliation, every LOBBY_RECONCILE_S, on a thread
+        # (the gauges follow running totals); retention, if any is set.
         background.add(asyncio.create_task(reconcile_every(store, settings.reconcile_s)))
-        lobby_pb2_grpc.add_LobbyServicer_to_server(servicer, server)
-        lobby_pb2_grpc.add_LobbyHandsServicer_to_server(servicer, server)
-        lobby_pb2_grpc.add_LobbyOperatorServicer_to_server(servicer, server)
-        tournament_pb2_grpc.add_TournamentsServicer_to_server(tournaments, server)
-        tournament_pb2_grpc.add_TournamentOperatorServicer_to_server(tournaments, server)
+        if retention.enabled:
+            background.add(asyncio.create_task(retain_every(retention, settings.retention_s)))
+        lobby_pb2_grpc.add_LobbyServicer_to_server(lobby, server)  # type: ignore[arg-type]
+        lobby_pb2_grpc.add_LobbyHandsServicer_to_server(lobby, server)  # type: ignore[arg-type]
+        lobby_pb2_grpc.add_LobbyOperatorServicer_to_server(lobby, server)  # type: ignore[arg-type]
+        tournament_pb2_grpc.add_TournamentsServicer_to_server(tournaments, server)  # type: ignore[arg-type]
+        tournament_pb2_grpc.add_TournamentOperatorServicer_to_server(tournaments, server)  # type: ignore[arg-type]
 
     async def stop() -> None:
         for task in background:
             task.cancel()
         await asyncio.gather(*background, return_exceptions=True)
+        if committer is not None:  # the open group committed and synced
+            await committer.stop()
 
     return ServiceSpec(
         name="lobby",
@@ -67,3 +89,12 @@ def make_spec() -> ServiceSpec:
         error_codes=ERROR_CODES,  # the servicer checks first: the library's last word
         on_shutdown=stop,
     )
+
+
+def _count_sync(kind: str, n: int) -> None:
+    STORE_FSYNCS.labels(kind).inc(n)
+
+
+def _count_group(transactions: int) -> None:
+    STORE_GROUPS.inc()
+    STORE_TRANSACTIONS.inc(transactions)

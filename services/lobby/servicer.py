@@ -32,6 +32,7 @@ from poker_wire import check_id, game_of
 from service_kit.batches import BatchServer
 from service_kit.errors import (
     ErrorCodes,
+    FailedPreconditionError,
     InvalidArgumentError,
     NotFoundError,
     PermissionDeniedError,
@@ -41,6 +42,8 @@ from service_kit.logs import get_logger
 
 from .auth import authenticate, new_token, token_hash
 from .books import SeatSwitches, TableBook
+from .histories import MOST_HISTORIES
+from .listing import ViewedRingBook
 from .metrics import BATCH_SIZE, BATCHED_CALLS, CHIPS_GRANTED, PLAYERS_REGISTERED
 from .ring import RingBook
 from .ring.seats import sit_down, stand_up
@@ -94,7 +97,9 @@ class LobbyServicer(
     ) -> None:
         self._store = store
         self._settings = settings
-        self._ring = RingBook(store, settings.max_orbits_away)
+        # Each ring table's view built once per change (ListTables every second,
+        # GetTable at every Join: listing.py).
+        self._ring: RingBook = ViewedRingBook(store, settings.max_orbits_away)
         self._tournaments = tournaments
         self._books: tuple[TableBook, ...] = (self._ring,) + (
             (tournaments,) if tournaments is not None else ()
@@ -257,6 +262,72 @@ class LobbyServicer(
         order by the unary method itself (see the proto)."""
         async for replies in self._batch.answer(request_iterator, context):
             yield replies
+
+    async def GetHandHistories(
+        self, request: pb.GetHandHistoriesRequest, context: Context
+    ) -> pb.GetHandHistoriesResponse:
+        """The table's stored histories (``histories.py``): one hand, or the newest
+        ``limit`` before a hand; the bytes as the table sent them."""
+        table_id = self._known_table(request.table_id)
+        histories = self._store.histories
+        if request.hand_id:
+            hand_id = check_id(request.hand_id, "hand_id")
+            if request.limit or request.before_hand_id:
+                raise InvalidArgumentError(
+                    "hand_id names one hand: leave limit and before_hand_id unset"
+                )
+            one = histories.one(table_id, hand_id)
+            if one is None:
+                raise NotFoundError(f"table {table_id} has no stored history of hand {hand_id}")
+            return pb.GetHandHistoriesResponse(
+                histories=[pb.StoredHistory(hand_id=hand_id, history=one)]
+            )
+        if not 1 <= request.limit <= MOST_HISTORIES:
+            raise InvalidArgumentError(
+                f"limit must be 1..{MOST_HISTORIES} (or hand_id set), got {request.limit}"
+            )
+        before = check_id(request.before_hand_id, "before_hand_id", required=False)
+        rows = histories.newest(table_id, request.limit, before)
+        if rows is None:
+            raise NotFoundError(f"table {table_id} has no stored history of hand {before}")
+        return pb.GetHandHistoriesResponse(
+            histories=[pb.StoredHistory(hand_id=h, history=b) for h, b in rows]
+        )
+
+    async def StoreVoidedHistory(
+        self, request: pb.StoreVoidedHistoryRequest, context: Context
+    ) -> pb.StoreVoidedHistoryResponse:
+        """A history for a hand the lobby voided itself (``histories.py``): only a
+        voided hand of this table, only once (the same bytes again are a retry)."""
+        table_id = self._known_table(request.table_id)
+        hand_id = check_id(request.hand_id, "hand_id")
+        if not request.history:
+            raise InvalidArgumentError("history is required: the hand's history as kept")
+        if self._hand_status(table_id, hand_id) != "voided":
+            raise FailedPreconditionError(
+                f"hand {hand_id} is not recorded voided at table {table_id}: a played "
+                "hand's history comes with its FinishHand"
+            )
+        with self._store.transaction():
+            stored = self._store.histories.one(table_id, hand_id)
+            if stored is None:
+                self._store.histories.add(hand_id, table_id, request.history)
+            elif stored != request.history:
+                raise FailedPreconditionError(f"hand {hand_id} has a history stored already")
+        return pb.StoreVoidedHistoryResponse()
+
+    def _known_table(self, table_id: str) -> str:
+        """A ring or tournament table's id; NOT_FOUND when the lobby has no such table."""
+        if self._tournaments is not None and self._tournaments.owns(table_id):
+            return table_id
+        return self._ring.table(table_id).row.table_id
+
+    def _hand_status(self, table_id: str, hand_id: str) -> str | None:
+        """How the lobby recorded hand ``hand_id`` of table ``table_id`` (None: not)."""
+        if self._tournaments is not None and self._tournaments.owns(table_id):
+            return self._tournaments.hand_rows.status(table_id, hand_id)
+        row = self._store.hand(hand_id)
+        return row.status if row is not None and row.table_id == table_id else None
 
     async def ListHands(
         self, request: pb.ListHandsRequest, context: Context

@@ -7,6 +7,10 @@ from dataclasses import dataclass
 
 from service_kit.settings import Var, read_settings, setting, var_of
 
+DEFAULT_DB = "lobby.sqlite3"
+"""LOBBY_DB's default: a file in the working directory (``make run`` and the test
+launcher pass one of their own in a fresh temporary directory)."""
+
 MOST_CHIPS = 10**12
 """No balance setting may exceed this (play money, but still an integer bound)."""
 
@@ -57,10 +61,71 @@ class LobbySettings:
     db: str = setting(
         Var(
             "LOBBY_DB",
-            ":memory:",
-            "SQLite database file (`:memory:` keeps nothing after the process exits), or "
-            "a PostgreSQL URL `postgresql://user@host:5432/db`",
+            DEFAULT_DB,
+            "SQLite database file (relative: to the working directory; `:memory:` keeps "
+            "nothing after the process exits), or a PostgreSQL URL "
+            "`postgresql://user@host:5432/db`",
             values="path or URL",
+        )
+    )
+    group_commit: bool = setting(
+        Var(
+            "LOBBY_GROUP_COMMIT",
+            True,
+            "SQLite file: commit transactions in groups, one fsync per group (every "
+            "answer still waits for its transaction to be durable); off: one COMMIT "
+            "with its own fsyncs per transaction",
+        )
+    )
+    group_commit_ms: float = setting(
+        Var(
+            "LOBBY_GROUP_COMMIT_MS",
+            0.0,
+            "SQLite file: milliseconds a group of transactions stays open before it is "
+            "committed and fsynced as one (every answer waits for its group's fsync; "
+            "0: at once, the groups then form while the previous fsync runs; 80: about one "
+            "fsync per five hands at 20 tables flat out, for up to 80 ms on every answer)",
+            minimum=0.0,
+            maximum=1000,
+        )
+    )
+    checkpoint_s: float = setting(
+        Var(
+            "LOBBY_CHECKPOINT_S",
+            30.0,
+            "SQLite file: seconds between checkpoints (the log copied into the database "
+            "file, off the event loop); the log holds at most about this much writing",
+            minimum=0.1,
+            maximum=3600,
+        )
+    )
+    keep_hands_days: float = setting(
+        Var(
+            "LOBBY_KEEP_HANDS_DAYS",
+            0.0,
+            "days a finished or voided hand's record is kept (ListHands) before retention "
+            "deletes it; 0: kept for ever",
+            minimum=0.0,
+            maximum=100_000,
+        )
+    )
+    keep_ledger_days: float = setting(
+        Var(
+            "LOBBY_KEEP_LEDGER_DAYS",
+            0.0,
+            "days ledger rows are kept one by one; older ones are folded into one "
+            "carried-forward row per player and table (every sum unchanged); 0: never",
+            minimum=0.0,
+            maximum=100_000,
+        )
+    )
+    retention_s: float = setting(
+        Var(
+            "LOBBY_RETENTION_S",
+            600.0,
+            "seconds between retention passes (small batches on the event loop)",
+            minimum=1.0,
+            maximum=86_400,
         )
     )
     db_password: str = setting(

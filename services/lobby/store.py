@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from . import postgres
+from .histories import HandHistories
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -118,6 +119,11 @@ CREATE TABLE IF NOT EXISTS seating (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS one_pending_hand ON hands (table_id)
     WHERE status = 'pending';
+-- Retention (retention.py): the oldest ended hands first; the carried-forward
+-- ledger rows, one per player and table, found without a scan.
+CREATE INDEX IF NOT EXISTS hands_by_end ON hands (ended_at);
+CREATE INDEX IF NOT EXISTS ledger_carried ON ledger (player_id, table_id)
+    WHERE kind IN ('carried', 'carried_grant');
 -- Tournaments (tournament_store.py): the money a tournament holds counts as at tables.
 CREATE TABLE IF NOT EXISTS tournaments (
     tournament_id TEXT PRIMARY KEY,
@@ -185,6 +191,17 @@ class Totals:
     entries: int
 
 
+PAGE_SIZE = 512
+"""Bytes per page of a new SQLite file (SQLite's smallest): every page a group
+changes is written whole to the log, and a hand changes a dozen pages (its
+table's seats, seating and index leaves) for ~4 KB of rows that last; at 20
+tables flat out this host's runs wrote 3.6-4.4 times the lasting data with
+512-byte pages, 5.3 times with 1,024 and 14 times with SQLite's default 4,096
+(bench/lobby_store.py)."""
+CACHE_KIB = 8192
+"""SQLite's page cache, at most (KiB): the lobby's memory does not grow with the
+database (a group's pages fit many times over)."""
+
 # Running totals kept longest while a reconciliation reads (one per commit that
 # wrote ledger rows): past this many the reconciliation is abandoned, not alerted.
 MOST_RECONCILE_COMMITS = 100_000
@@ -202,14 +219,25 @@ class LobbyStore:
             else sqlite3.connect(path, isolation_level=None)
         )
         self._db.execute("PRAGMA foreign_keys = ON")
-        if path != ":memory:":
+        self._file = path != ":memory:" and not postgres.is_postgres(path)
+        if self._file:
+            # Before the schema: a new file gets small pages (a hand rewrites
+            # fewer bytes, see commits.py); an existing one keeps its own.
+            self._db.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             self._db.execute("PRAGMA journal_mode = WAL")
+            # Every COMMIT fsyncs until a GroupCommitter takes over (group_commits).
             self._db.execute("PRAGMA synchronous = FULL")
+        # Bounded memory whatever the database's size (the page cache), and the
+        # savepoints' statement journals kept in memory, never in temp files.
+        self._db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        self._db.execute("PRAGMA temp_store = MEMORY")
         self._db.executescript(SCHEMA)
+        self.histories = HandHistories(self._db)  # every hand's history (histories.py)
         self._path, self._password = path, password
         # The ledger's sums as committed, kept in memory (module doc): balances and
         # at_tables are the ledger's own sums (ledger_balances, ledger_tables).
-        self._pending: list[tuple[int, int, int]] | None = None  # the open transaction's
+        # The open transaction's (granted, balance_delta, table_delta, rows) deltas.
+        self._pending: list[tuple[int, int, int, int]] | None = None
         t = self.totals()
         self._running = Totals(
             t.granted, t.ledger_balances, t.ledger_tables, t.ledger_balances, t.ledger_tables,
@@ -217,13 +245,31 @@ class LobbyStore:
         )  # fmt: skip
         self._history: dict[int, Totals] | None = None  # by entries, while reconciling
         self.on_totals: Callable[[Totals], None] | None = None  # after each such commit
+        # Group commit (commits.py): every transaction() is a savepoint of one
+        # open SQLite transaction that the committer commits and fsyncs as a group.
+        self.commits = 0  # transactions committed (released into the group), ever
+        self._grouped = False
+        self._group_open = False
+        self.on_group_open: Callable[[], None] | None = None  # a new group began
 
     def close(self) -> None:
+        """Commit an open group (and sync it: close checkpoints), then close."""
+        self.commit_group()
         self._db.close()
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """Everything written inside is committed together, or not at all."""
+        """Everything written inside is committed together, or not at all.
+
+        Grouped (``group_commits``): a savepoint of the open group transaction,
+        released into it (or rolled back to) at the end; the group is committed
+        and made durable by the committer (``commit_group``), all or nothing, so
+        each transaction stays atomic across a crash too.  ``commits`` counts it
+        either way: an answer waits for the committer to have synced that many."""
+        if self._grouped:
+            with self._savepoint():
+                yield
+            return
         self._db.execute("BEGIN IMMEDIATE")
         self._pending = []
         try:
@@ -236,7 +282,72 @@ class LobbyStore:
             self._db.execute("COMMIT")
         finally:
             deltas, self._pending = self._pending, None
+        self.commits += 1
         self._add(deltas)
+
+    @contextmanager
+    def _savepoint(self) -> Iterator[None]:
+        if not self._group_open:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._group_open = True
+            if self.on_group_open is not None:
+                self.on_group_open()
+        self._db.execute("SAVEPOINT tx")
+        self._pending = []
+        try:
+            yield
+        except BaseException:
+            self._pending = None
+            self._db.execute("ROLLBACK TO tx")
+            self._db.execute("RELEASE tx")
+            raise
+        self._db.execute("RELEASE tx")
+        deltas, self._pending = self._pending, None
+        self.commits += 1
+        self._add(deltas)
+
+    # ------------------------------------------------------------ group commit
+
+    @property
+    def wal_path(self) -> str | None:
+        """The SQLite file's write-ahead log (None: memory or PostgreSQL)."""
+        return self._path + "-wal" if self._file else None
+
+    @property
+    def path(self) -> str:
+        return self._path
+
+    def group_commits(self) -> None:
+        """From now on transactions are grouped (``transaction``) and COMMIT only
+        writes the log (synchronous=NORMAL): the committer fsyncs it, once per
+        group, and checkpoints off the loop (no automatic checkpoint at COMMIT)."""
+        if not self._file:
+            raise RuntimeError("group commit is for a SQLite file")
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        self._db.execute("PRAGMA wal_autocheckpoint = 0")
+        self._grouped = True
+
+    def ungroup(self) -> None:
+        """Back to one durable COMMIT per transaction (the committer stopped)."""
+        self.commit_group()
+        self._db.execute("PRAGMA synchronous = FULL")
+        self._grouped = False
+
+    def commit_group(self) -> int:
+        """COMMIT the open group (the log's frames written, not synced); returns
+        ``commits``: every transaction up to that number is in the log."""
+        if self._group_open:
+            self._group_open = False
+            self._db.execute("COMMIT")
+        return self.commits
+
+    def checkpoint(self) -> tuple[int, int, int]:
+        """A passive checkpoint on this connection (between groups, on the loop):
+        (busy, log frames, frames checkpointed); it syncs the log first."""
+        if self._group_open:
+            raise RuntimeError("checkpoint between groups only")
+        row = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return int(row[0]), int(row[1]), int(row[2])
 
     # ------------------------------------------------------------ running totals
 
@@ -245,15 +356,16 @@ class LobbyStore:
         """The ledger's sums as committed, from memory (O(1))."""
         return self._running
 
-    def _add(self, deltas: list[tuple[int, int, int]] | None) -> None:
-        """Committed ledger rows (granted, balance_delta, table_delta) to the sums."""
+    def _add(self, deltas: list[tuple[int, int, int, int]] | None) -> None:
+        """Committed ledger rows (granted, balance_delta, table_delta, rows) to the
+        sums (rows: 1 a row written, or a fold's rows added less rows deleted)."""
         if not deltas:
             return
         r = self._running
         granted = r.granted + sum(d[0] for d in deltas)
         balances = r.balances + sum(d[1] for d in deltas)
         at_tables = r.at_tables + sum(d[2] for d in deltas)
-        entries = r.entries + len(deltas)
+        entries = r.entries + sum(d[3] for d in deltas)
         self._running = Totals(granted, balances, at_tables, balances, at_tables, entries)
         if self._history is not None:
             if len(self._history) >= MOST_RECONCILE_COMMITS:
@@ -547,7 +659,21 @@ class LobbyStore:
             "table_delta) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (time.time(), kind, player_id, table_id, hand_id, balance_delta, table_delta),
         )
-        delta = (balance_delta if kind == "grant" else 0, balance_delta, table_delta)
+        delta = (balance_delta if kind == "grant" else 0, balance_delta, table_delta, 1)
+        self._count(delta)
+
+    def ledger_rows_folded(self, rows: int) -> None:
+        """``rows`` ledger rows more (negative: fewer) whose sums are unchanged
+        (retention's fold), counted in the running totals at COMMIT."""
+        self._count((0, 0, 0, rows))
+
+    @property
+    def reconciling(self) -> bool:
+        """A reconciliation is reading (``reconcile_start`` .. ``reconciled``): the
+        row count then names a commit, so retention folds nothing meanwhile."""
+        return self._history is not None
+
+    def _count(self, delta: tuple[int, int, int, int]) -> None:
         if self._pending is None:  # autocommit: written already
             self._add([delta])
         else:  # added on COMMIT, dropped on ROLLBACK
@@ -561,7 +687,8 @@ class LobbyStore:
 def _totals(db: Any) -> Totals:
     """``LobbyStore.totals`` on the connection ``db``."""
     granted, ledger_balances, ledger_tables, entries = db.execute(
-        "SELECT COALESCE(SUM(CASE WHEN kind = 'grant' THEN balance_delta END), 0), "
+        "SELECT COALESCE(SUM(CASE WHEN kind IN ('grant', 'carried_grant') "
+        "THEN balance_delta END), 0), "
         "COALESCE(SUM(balance_delta), 0), COALESCE(SUM(table_delta), 0), COUNT(*) "
         "FROM ledger"
     ).fetchone()

@@ -83,6 +83,12 @@ _BATCHED = {
     "showdown": batched_methods(showdown_pb2.DESCRIPTOR.services_by_name["Showdown"]),
 }
 _Queued = tuple[int, str, bytes]  # call id, method, serialized request
+# Unary calls that may wait longer than a hand's (CALL_DEADLINE_S), in seconds: a
+# Join's token check, queued at the lobby with thousands of others when every seat
+# comes back at once (a restart).  A join that waits is better than one refused;
+# a lobby that does not answer still fails it in bounded time (the table answers
+# UNAVAILABLE, which the SDK retries: services/table/servicer.py).
+PATIENT_CALLS: Mapping[tuple[str, str], float] = {("lobby", "Authenticate"): 30.0}
 
 
 class CallStream:
@@ -301,7 +307,8 @@ class Downstream:
         try:
             if stream is not None:
                 return await stream.call(method, request)
-            return await getattr(getattr(self, service), method)(request, timeout=self.deadline)
+            timeout = max(self.deadline, PATIENT_CALLS.get((service, method), 0.0))
+            return await getattr(getattr(self, service), method)(request, timeout=timeout)
         except grpc.aio.AioRpcError as error:
             DOWNSTREAM_FAILURES.labels(service, method, error.code().name).inc()
             raise DownstreamError(error.code(), error.details() or "") from error

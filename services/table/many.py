@@ -12,6 +12,14 @@ lobby like Play's, so a wrong token ends that session with PERMISSION_DENIED),
 then actions and pings, with the same subscriber (visibility, delivery,
 rejections, replacement by a newer connection).  A session's messages that
 arrive while its Join is being checked wait and are handled in order after it.
+
+The stream's messages are written as bytes (``wire``): each session's events
+are the bytes the table serialized once per view for every seat that sees the
+same thing (``viewers.Audience.emit``), framed into ``PlayManyEvents`` without
+being parsed or copied again; the handler's serializer passes them through
+(``server.add_table_services``).  Copying each event into every seat's message
+and serializing it there again cost the table a tenth of its CPU at 300 tables
+at human pace (docs/performance.md, "Scale").
 """
 
 from __future__ import annotations
@@ -29,14 +37,14 @@ from poker_wire.batching import drain
 from service_kit.errors import status_of
 from service_kit.logs import get_logger
 
+from . import wire
 from .metrics import CONNECTED, STREAM_MESSAGES
 from .runtime import TableRuntime
+from .settings import PLAYMANY_SESSIONS
 from .viewers import QUEUE_LIMIT, Subscriber
 
 # How the servicer opens a seat: runtime lookup and token check, as Play does.
 Opener = Callable[[pb.Join], Awaitable[TableRuntime]]
-
-MAX_SESSIONS = 1_000  # seats one stream may hold at once
 
 
 @dataclass
@@ -51,30 +59,40 @@ class _Session:
 class Many:
     """One PlayMany stream's sessions and its outgoing queue."""
 
-    def __init__(self, opener: Opener) -> None:
+    def __init__(self, opener: Opener, max_sessions: int = PLAYMANY_SESSIONS) -> None:
         self.opener = opener
+        self.max_sessions = max_sessions  # seats at once (TABLE_PLAYMANY_SESSIONS)
         self.sessions: dict[int, _Session] = {}
-        self.out: asyncio.Queue[
-            tuple[int, pb.TableEvent | list[pb.TableEvent] | pb.SessionEnded] | None
-        ] = asyncio.Queue()
+        # (session, a serialized SessionEvent) or None: the stream's end
+        self.out: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue()
         self.tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ outgoing
 
     def _sink(
         self, number: int
-    ) -> Callable[[Subscriber, pb.TableEvent | list[pb.TableEvent] | None], None]:
-        def sink(sub: Subscriber, event: pb.TableEvent | list[pb.TableEvent] | None) -> None:
+    ) -> Callable[[Subscriber, pb.TableEvent | list[pb.TableEvent] | bytes | None], None]:
+        def sink(
+            sub: Subscriber, event: pb.TableEvent | list[pb.TableEvent] | bytes | None
+        ) -> None:
             if event is not None:
                 if self.out.qsize() >= QUEUE_LIMIT * max(1, len(self.sessions)):
                     sub.end(grpc.StatusCode.RESOURCE_EXHAUSTED, "the stream is not being read")
                     return
-                self.out.put_nowait((number, event))
+                if not isinstance(event, bytes):  # the subscriber joins with wire=True
+                    raise TypeError("a PlayMany session takes serialized events")
+                self.out.put_nowait((number, wire.session_event(number, event)))
                 return
             code, message = sub.ended or (grpc.StatusCode.OK, "")
             self._end(number, code, message)
 
         return sink
+
+    def _put_ended(self, number: int, code: grpc.StatusCode, message: str) -> None:
+        ended = pb.SessionEvent(
+            session=number, ended=pb.SessionEnded(code=code.value[0], message=message)
+        )
+        self.out.put_nowait((number, ended.SerializeToString()))
 
     def _end(self, number: int, code: grpc.StatusCode, message: str) -> None:
         session = self.sessions.pop(number, None)
@@ -84,13 +102,14 @@ class Many:
         if session.runtime is not None and session.sub is not None:
             session.runtime.leave(session.sub)
             CONNECTED.labels("player").dec()
-        self.out.put_nowait((number, pb.SessionEnded(code=code.value[0], message=message)))
+        self._put_ended(number, code, message)
 
-    async def batches(self) -> AsyncIterator[pb.PlayManyEvents]:
-        """Every item waiting goes into the next message."""
-        async for batch in drain(self.out, pb.PlayManyEvents, _add):
-            STREAM_MESSAGES.labels("many").inc()
-            yield batch
+    async def batches(self) -> AsyncIterator[bytes]:
+        """Every item waiting goes into the next message (a serialized
+        PlayManyEvents)."""
+        async for batch in drain(self.out, list, _add):
+            _MANY_MESSAGES.inc()
+            yield wire.many_events(batch)
 
     # ------------------------------------------------------------ incoming
 
@@ -125,8 +144,14 @@ class Many:
         if not message.message.HasField("join"):
             self._refuse(number, "a session's first message must be a Join")
             return
-        if len(self.sessions) >= MAX_SESSIONS:
-            self._refuse(number, f"at most {MAX_SESSIONS} sessions per stream")
+        if len(self.sessions) >= self.max_sessions:
+            self._put_ended(
+                number,
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"this stream holds {len(self.sessions)} sessions, the most one PlayMany "
+                f"stream may (TABLE_PLAYMANY_SESSIONS={self.max_sessions}); end one, or "
+                "open another stream",
+            )
             return
         session = self.sessions[number] = _Session(number)
         task = asyncio.create_task(self._join(session, message.message.join))
@@ -134,12 +159,7 @@ class Many:
         task.add_done_callback(self.tasks.discard)
 
     def _refuse(self, number: int, why: str) -> None:
-        self.out.put_nowait(
-            (
-                number,
-                pb.SessionEnded(code=grpc.StatusCode.INVALID_ARGUMENT.value[0], message=why),
-            )
-        )
+        self._put_ended(number, grpc.StatusCode.INVALID_ARGUMENT, why)
 
     async def _join(self, session: _Session, join: pb.Join) -> None:
         try:
@@ -157,7 +177,7 @@ class Many:
             return
         session.runtime = runtime
         session.sub = runtime.join(
-            join.player_id, join.delivery, self._sink(session.number), seating
+            join.player_id, join.delivery, self._sink(session.number), seating, wire=True
         )
         CONNECTED.labels("player").inc()
         waiting, session.waiting = session.waiting, []
@@ -193,28 +213,22 @@ class Many:
             self._end(number, grpc.StatusCode.CANCELLED, "the stream closed")
 
 
-def _add(
-    batch: pb.PlayManyEvents,
-    item: tuple[int, pb.TableEvent | list[pb.TableEvent] | pb.SessionEnded],
-) -> None:
-    number, what = item
-    tagged = batch.events.add(session=number)
-    if isinstance(what, pb.SessionEnded):
-        tagged.ended.CopyFrom(what)
-    elif isinstance(what, list):  # a DELIVERY_ON_TURN batch
-        if len(what) == 1:
-            tagged.event.CopyFrom(what[0])
-        else:
-            tagged.event.batch.events.extend(what)
-    else:
-        tagged.event.CopyFrom(what)
+_MANY_MESSAGES = STREAM_MESSAGES.labels("many")  # looked up once: every message
+
+
+def _add(batch: list[bytes], item: tuple[int, bytes]) -> None:
+    batch.append(item[1])
 
 
 async def play_many(
-    opener: Opener, requests: AsyncIterator[pb.PlayManyRequest]
-) -> AsyncIterator[pb.PlayManyEvents]:
-    """The PlayMany stream: sessions in, batches of their events out."""
-    many = Many(opener)
+    opener: Opener,
+    requests: AsyncIterator[pb.PlayManyRequest],
+    *,
+    max_sessions: int = PLAYMANY_SESSIONS,
+) -> AsyncIterator[bytes]:
+    """The PlayMany stream: sessions in, batches of their events out (serialized
+    PlayManyEvents, sent as they are); at most ``max_sessions`` at once."""
+    many = Many(opener, max_sessions)
     reader = asyncio.create_task(many.read(requests))
     try:
         async for batch in many.batches():

@@ -115,7 +115,7 @@ class TableRuntime:
         self.hand: Hand | None = None
         self.viewers = Audience(self.table_id, watch)
         self.pending: _Pending = {}
-        self.history = History(self.table_id, history_hands)
+        self.history = History(self.table_id, history_hands, downstream)  # older: the lobby's
         self.hands_played = 0
         self.preset_order: list[str] = []
         self.unreported: lpb.FinishHandRequest | None = None
@@ -212,7 +212,11 @@ class TableRuntime:
             # (it refused the report): never deal it twice; void it instead.
             self.log.error("lobby offered a hand already played", hand_id=plan.hand_id)
             self.unreported = lpb.FinishHandRequest(
-                table_id=self.table_id, hand_id=plan.hand_id, voided=True, plan_next=True
+                table_id=self.table_id,
+                hand_id=plan.hand_id,
+                voided=True,
+                plan_next=True,
+                history=self.history.stored(plan.hand_id),  # as voided here, if kept
             )
             return None
         self.played.append(plan.hand_id)
@@ -279,7 +283,7 @@ class TableRuntime:
             finish = result.facts[-1]
             if not isinstance(finish, f.HandFinished):
                 raise RuntimeError(f"hand {hand.hand_id}'s result does not end with its finish")
-            self.history.add(result)
+            archived = self.history.add(result)
         except BaseException:
             self._hand_over(hand)
             raise
@@ -310,6 +314,7 @@ class TableRuntime:
             # player who stands up during it is not dealt into a hand planned early.
             plan_next=not (result.voided or self.hand_pause_s),
             sit_out_player_ids=departed,
+            history=archived.stored(),  # recorded with the result (history.py)
         )
         self.unreported = report
         return _Played(hand, runner, finish, report)
@@ -368,12 +373,14 @@ class TableRuntime:
         void (``stop`` sends it again if the lobby cannot take it now) and tell the
         viewers."""
         result = await self._void(runner, hand)
+        archived = self.history.add(result)
         await self._report(
             lpb.FinishHandRequest(
                 table_id=self.table_id,
                 hand_id=hand.hand_id,
                 voided=True,
                 void_reason="the table service stopped mid-hand",
+                history=archived.stored(),
             )
         )
         runner.emit(result.facts[-1])
@@ -384,6 +391,8 @@ class TableRuntime:
         """FinishHand: how it went, and the next hand's plan when the lobby sent
         it.  Unreachable, the report stays in ``unreported``, so the loop sends it
         again before anything else."""
+        # A voided history still on its way goes first: the lobby keeps the order.
+        await self.history.stored_voids()
         try:
             reply: lpb.FinishHandResponse = await self.ds.call("lobby", "FinishHand", request)
         except DownstreamError as error:
@@ -467,12 +476,15 @@ class TableRuntime:
         delivery: int,
         sink: Sink | None = None,
         seating: Sequence[lpb.SeatInfo] = (),
+        *,
+        wire: bool = False,
     ) -> Subscriber:
         """A player's new stream; it replaces their older one (reconnect).  Its
         Snapshot shows ``seating`` (``seating()``) for the seats not in a hand.  A
-        player who connects is here: their clock hands start over (``departures``)."""
+        player who connects is here: their clock hands start over (``departures``).
+        ``wire``: the sink takes serialized events (``viewers.Subscriber``)."""
         self.clock_hands.present(player_id)
-        sub = self.viewers.join(player_id, delivery, sink, self.hand)
+        sub = self.viewers.join(player_id, delivery, sink, self.hand, wire=wire)
         sub.direct(
             pb.TableEvent(table_id=self.table_id, snapshot=self.snapshot(player_id, seating))
         )
@@ -557,16 +569,18 @@ class TableRuntime:
             report_pending=self.unreported is not None,
         )
 
-    def histories(self, player_id: str | None, hand_id: str, limit: int) -> list[pb.HandHistory]:
+    async def histories(
+        self, player_id: str | None, hand_id: str, limit: int
+    ) -> list[pb.HandHistory]:
         """Finished hands as ``player_id`` may see them (``History.views``)."""
-        return self.history.views(player_id, hand_id, limit)
+        return await self.history.views(player_id, hand_id, limit)
 
-    def reveal(self, hand_id: str) -> pb.DeckReveal:
-        return self.history.reveal(hand_id)
+    async def reveal(self, hand_id: str) -> pb.DeckReveal:
+        return await self.history.reveal(hand_id)
 
-    def proof(self, player_id: str | None, hand_id: str) -> pb.DeckProof:
+    async def proof(self, player_id: str | None, hand_id: str) -> pb.DeckProof:
         """Hand ``hand_id``'s deck proof as ``player_id`` may check it (``History.proof``)."""
-        return self.history.proof(player_id, hand_id)
+        return await self.history.proof(player_id, hand_id)
 
     def summary(self) -> pb.TableSummary:
         return pb.TableSummary(

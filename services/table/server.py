@@ -1,6 +1,6 @@
 """The table service's ServiceSpec: its settings (``settings.TableSettings``),
 the table manager and the servicer, and how its services are registered
-(``add_table_services``: Watch sends pre-serialized events)."""
+(``add_table_services``: Watch and PlayMany send pre-serialized messages)."""
 
 from __future__ import annotations
 
@@ -43,10 +43,11 @@ class _Registrations:
 
 def add_table_services(servicer: TableServicer, server: grpc.aio.Server) -> None:
     """Register the table proto's three services.  TableService as the generated
-    code does, except Watch: its responses are the bytes the table serialized
-    once for all of a table's spectators (``viewers.Audience.broadcast``), sent as
-    they are.  The server's interceptors (metrics, access, errors) wrap it as they
-    wrap any method: they keep a handler's serializers."""
+    code does, except Watch and PlayMany: their responses are bytes the table
+    serialized already (once for all of a table's spectators,
+    ``viewers.Audience.broadcast``; framed around events serialized once per view,
+    ``many``), sent as they are.  The server's interceptors (metrics, access,
+    errors) wrap them as they wrap any method: they keep a handler's serializers."""
     generated = _Registrations()
     # Only the two registration methods are called on it.
     table_pb2_grpc.add_TableServiceServicer_to_server(servicer, cast(grpc.aio.Server, generated))
@@ -59,6 +60,12 @@ def add_table_services(servicer: TableServicer, server: grpc.aio.Server) -> None
         request_deserializer=table_pb2.WatchRequest.FromString,
         response_serializer=_as_sent,
     )
+    # PlayMany's messages are framed around events serialized once per view (many.py).
+    handlers["PlayMany"] = grpc.stream_stream_rpc_method_handler(
+        servicer.PlayMany,
+        request_deserializer=table_pb2.PlayManyRequest.FromString,
+        response_serializer=_as_sent,
+    )
     name = TABLE_SERVICE.full_name
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
     server.add_registered_method_handlers(name, handlers)
@@ -67,7 +74,8 @@ def add_table_services(servicer: TableServicer, server: grpc.aio.Server) -> None
 
 
 def _as_sent(wire: bytes) -> bytes:
-    """Watch's response serializer: each event is serialized already."""
+    """Watch's and PlayMany's response serializer: each message is serialized
+    already."""
     return wire
 
 
@@ -120,6 +128,7 @@ def make_spec() -> ServiceSpec:
             allow_presets=settings.allow_preset_decks,
             audit_token=settings.audit_token,
             identities=not plaintext,
+            play_many_sessions=settings.play_many_sessions,
         )
         add_table_services(servicer, server)
         asyncio.get_running_loop().call_soon(manager.start)

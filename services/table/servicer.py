@@ -9,6 +9,14 @@ back on the stream as ActionRejected (FAILED_PRECONDITION) and change nothing.
 ``Act`` makes the same checks for one action without a stream (the player is
 authenticated as for GetState) and answers a refusal with its status.
 
+Bursts of joins (every seat of a restarted process comes back at once) queue:
+the token checks wait for the lobby (up to MAX_CHECKS_WAITING of them, each as
+long as ``clients.PATIENT_CALLS`` allows; past the limit RESOURCE_EXHAUSTED), a
+lobby that does not answer is UNAVAILABLE (never INTERNAL), and so is a Join
+while the process shuts down: the SDK retries all three.  The tables of a fresh
+process are listed once for every Join that arrives before they are known
+(``TableManager.refresh``).
+
 Spectators: ``Watch`` sends the bytes the table serialized once for all of its
 spectators (``viewers.Watcher``), so its handler is registered with a response
 serializer that passes bytes through (``server.add_table_services``).  A new
@@ -37,6 +45,8 @@ from service_kit.errors import (
     InvalidArgumentError,
     NotFoundError,
     PermissionDeniedError,
+    ResourceExhaustedError,
+    ServiceError,
 )
 from service_kit.identity import caller_identity, player_token
 from service_kit.logs import get_logger
@@ -45,6 +55,7 @@ from .clients import Downstream, DownstreamError
 from .many import play_many
 from .metrics import CONNECTED, TABLES
 from .runtime import TableRuntime
+from .settings import PLAYMANY_SESSIONS
 from .viewers import Subscriber, WatchClients, WatchLimits, client_address
 
 MAX_TOKEN_LENGTH = 128
@@ -57,6 +68,24 @@ _LOBBY_CODES = {
     grpc.StatusCode.NOT_FOUND: NotFoundError,
     grpc.StatusCode.INVALID_ARGUMENT: InvalidArgumentError,
 }
+# Token checks (a Join's, GetState's...) waiting for the lobby at once: the queue
+# of a burst of joins (every seat of a restarted table service comes back at
+# once).  Past it a check is RESOURCE_EXHAUSTED, saying when to try again; the
+# SDK retries it.
+MAX_CHECKS_WAITING = 20_000
+
+
+_SHUTTING_DOWN = (
+    "the table service is shutting down: join again in a moment "
+    "(a new process takes its tables over)"
+)
+
+
+class UnavailableError(ServiceError):
+    """Try again in a moment: the lobby is slow to answer, or this process is
+    shutting down (another takes its tables over)."""
+
+    code = grpc.StatusCode.UNAVAILABLE
 
 
 class TableManager:
@@ -89,13 +118,38 @@ class TableManager:
         # are the players' history (GetHandHistory, GetDeckProof, GetDeckReveal).
         self.finished: collections.OrderedDict[str, TableRuntime] = collections.OrderedDict()
         self._task: asyncio.Task[None] | None = None
+        # The listing in flight: callers that arrive meanwhile wait for it rather
+        # than ask the lobby again (every Join finds no table until the first
+        # listing of a fresh process is in).
+        self._refreshing: asyncio.Future[None] | None = None
+        self.stopping = False
         self.log = get_logger()
 
     def mine(self, table_id: str) -> bool:
         return zlib.crc32(table_id.encode()) % self.shards == self.shard
 
     async def refresh(self) -> None:
-        """Start a runtime for every new lobby table of this shard."""
+        """Start a runtime for every new lobby table of this shard: one listing
+        at a time, shared by every caller that arrives while it runs."""
+        refreshing = self._refreshing
+        if refreshing is None:
+            refreshing = self._refreshing = asyncio.ensure_future(self._refresh())
+            refreshing.add_done_callback(self._refreshed)
+        try:
+            await asyncio.shield(refreshing)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if refreshing.cancelled() and (task is None or not task.cancelling()):
+                raise UnavailableError(_SHUTTING_DOWN) from None  # stop() cancelled it
+            raise
+
+    def _refreshed(self, done: asyncio.Future[None]) -> None:
+        if self._refreshing is done:
+            self._refreshing = None
+        if not done.cancelled():
+            done.exception()  # each awaiting caller sees it; none is left unread
+
+    async def _refresh(self) -> None:
         listed: lpb.ListTablesResponse = await self.ds.call(
             "lobby", "ListTables", lpb.ListTablesRequest()
         )
@@ -141,6 +195,9 @@ class TableManager:
         self._task = asyncio.create_task(self._discover(), name="table discovery")
 
     async def stop(self) -> None:
+        self.stopping = True  # from now on a Join is told to come back (get)
+        if self._refreshing is not None:
+            self._refreshing.cancel()  # no table is started from now on
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -158,6 +215,8 @@ class TableManager:
         """The runtime of ``table_id``; a table created a moment ago is found by
         asking the lobby again."""
         check_id(table_id, "table_id")
+        if self.stopping:
+            raise UnavailableError(_SHUTTING_DOWN)
         runtime = self.tables.get(table_id)
         if runtime is None:
             with contextlib.suppress(DownstreamError):
@@ -180,30 +239,54 @@ class TableServicer(
         allow_presets: bool,
         audit_token: str,
         identities: bool = True,
+        play_many_sessions: int = PLAYMANY_SESSIONS,
     ) -> None:
         self.manager = manager
         self.allow_presets = allow_presets
         self.audit_token = audit_token
+        self.play_many_sessions = play_many_sessions  # TABLE_PLAYMANY_SESSIONS
         # TABLE_WATCHERS_PER_CLIENT: by address, for callers without a service
         # identity.  Without identities at all (GRPC_PLAINTEXT, benchmarks only)
         # the gateway could not be told from a client: nobody is limited.
         self.watch_clients = WatchClients(manager.watch.per_client if identities else None)
+        self.checks_waiting = 0  # token checks waiting for the lobby (MAX_CHECKS_WAITING)
 
     async def _authenticate(self, player_id: str, token: str, table_id: str) -> None:
+        """The lobby's check of the player's token.  Its refusal is the call's
+        (PERMISSION_DENIED, NOT_FOUND, INVALID_ARGUMENT); a lobby that does not
+        answer in time, or at all, is UNAVAILABLE (try again), never INTERNAL;
+        past MAX_CHECKS_WAITING checks at once, RESOURCE_EXHAUSTED."""
         check_id(player_id, "player_id")
         if not token or len(token) > MAX_TOKEN_LENGTH:
             raise InvalidArgumentError(f"token is required, 1..{MAX_TOKEN_LENGTH} characters")
+        if self.checks_waiting >= MAX_CHECKS_WAITING:
+            raise ResourceExhaustedError(
+                f"{self.checks_waiting} joins are waiting for the lobby's token check, the "
+                f"most this table service queues: join again in a few seconds"
+            )
+        if self.manager.stopping:
+            raise UnavailableError(_SHUTTING_DOWN)
+        self.checks_waiting += 1
         try:
             await self.manager.ds.call(
                 "lobby",
                 "Authenticate",
                 lpb.AuthenticateRequest(player_id=player_id, token=token, table_id=table_id),
-            )
+            )  # its deadline fits a queued lobby (clients.PATIENT_CALLS)
         except DownstreamError as error:
             kind = _LOBBY_CODES.get(error.code())
             if kind is None:
-                raise
+                raise UnavailableError(
+                    f"the lobby did not check the token ({error.code().name}): "
+                    "join again in a moment"
+                ) from None
             raise kind(error.details() or "refused by the lobby") from None
+        except grpc.aio.UsageError:
+            if not self.manager.stopping:
+                raise
+            raise UnavailableError(_SHUTTING_DOWN) from None  # its channels closed
+        finally:
+            self.checks_waiting -= 1
 
     # ------------------------------------------------------------ streams
 
@@ -231,11 +314,14 @@ class TableServicer(
         if sub.ended is not None and sub.ended[0] != grpc.StatusCode.OK:
             await context.abort(*sub.ended)  # OK (the player half-closed): a plain end
 
-    async def PlayMany(
+    async def PlayMany(  # type: ignore[override]  # serialized PlayManyEvents, see many.py
         self, request_iterator: AsyncIterator[pb.PlayManyRequest], context: Context
-    ) -> AsyncIterator[pb.PlayManyEvents]:
-        """Many seats over one stream (services/table/many.py)."""
-        async for batch in play_many(self._open_seat, request_iterator):
+    ) -> AsyncIterator[bytes]:
+        """Many seats over one stream (services/table/many.py); its messages are
+        written as bytes and sent as they are (``server.add_table_services``)."""
+        async for batch in play_many(
+            self._open_seat, request_iterator, max_sessions=self.play_many_sessions
+        ):
             yield batch
 
     async def _open_seat(self, join: pb.Join) -> TableRuntime:
@@ -348,7 +434,8 @@ class TableServicer(
             check_id(request.hand_id, "hand_id")
         runtime = await self.manager.get_played(request.table_id)
         player = await self._history_viewer(request, context)
-        return pb.GetHandHistoryResponse(hands=runtime.histories(player, request.hand_id, limit))
+        hands = await runtime.histories(player, request.hand_id, limit)
+        return pb.GetHandHistoryResponse(hands=hands)
 
     async def GetDeckProof(self, request: pb.GetDeckProofRequest, context: Context) -> pb.DeckProof:
         """A finished hand's deal as the requester may check it (G4a): identified
@@ -356,7 +443,7 @@ class TableServicer(
         public's), the proof opens only the cards that view shows."""
         check_id(request.hand_id, "hand_id")
         runtime = await self.manager.get_played(request.table_id)
-        return runtime.proof(await self._history_viewer(request, context), request.hand_id)
+        return await runtime.proof(await self._history_viewer(request, context), request.hand_id)
 
     async def _history_viewer(
         self, request: pb.GetHandHistoryRequest | pb.GetDeckProofRequest, context: Context
@@ -380,7 +467,7 @@ class TableServicer(
                 "deck reveals are for auditors: a valid audit_token is required"
             )
         runtime = await self.manager.get_played(request.table_id)
-        return runtime.reveal(request.hand_id)
+        return await runtime.reveal(request.hand_id)
 
     async def PresetNextDeck(
         self, request: pb.PresetNextDeckRequest, context: Context

@@ -12,6 +12,9 @@ from service_kit.settings import CALL_DEADLINE, ConfigError, Var, read_settings,
 WATCH_BUFFER = 256
 WATCHERS_PER_TABLE = 500
 WATCHERS_PER_CLIENT = 20
+# PlayMany's default (also ``many.Many``'s, for a stream built in code): a bot lab
+# of 1,000 six-handed tables in one process is 6,000 seats.
+PLAYMANY_SESSIONS = 10_000
 
 
 def parse_shard(name: str, text: str) -> tuple[int, int]:
@@ -82,8 +85,9 @@ class TableSettings:
     history_hands: int = setting(
         Var(
             "TABLE_HISTORY_HANDS",
-            500,
-            "finished hands kept per table",
+            20,
+            "finished hands kept in memory per table (a cache: the lobby stores every "
+            "hand's history, and older hands are read from it)",
             minimum=1,
             maximum=100_000,
         )
@@ -158,6 +162,16 @@ class TableSettings:
             "Watch streams open at once from one client address (any port) without a "
             "service certificate, across tables; past it RESOURCE_EXHAUSTED (the "
             "gateway and the room's services are exempt)",
+            minimum=1,
+            maximum=1_000_000,
+        )
+    )
+    play_many_sessions: int = setting(
+        Var(
+            "TABLE_PLAYMANY_SESSIONS",
+            PLAYMANY_SESSIONS,
+            "seats one PlayMany stream may hold at once (a bot lab's process); past it "
+            "the new session ends RESOURCE_EXHAUSTED and the others go on",
             minimum=1,
             maximum=1_000_000,
         )

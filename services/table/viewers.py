@@ -33,6 +33,7 @@ from poker.table.v1 import table_pb2 as pb
 from service_kit.errors import ResourceExhaustedError
 
 from . import facts as f
+from . import wire as frames
 from .hand import Hand
 from .metrics import ACTIONS_REJECTED, STREAM_MESSAGES, WATCHERS_DROPPED
 from .settings import WATCH_BUFFER, WATCHERS_PER_CLIENT, WATCHERS_PER_TABLE
@@ -57,8 +58,10 @@ def serialize(event: pb.TableEvent) -> bytes:
 
 
 # What a shared stream's sink gets: an event, a DELIVERY_ON_TURN batch of them
-# (the sink wraps them itself: one copy instead of two), or None at the end.
-Sink = Callable[["Subscriber", "pb.TableEvent | list[pb.TableEvent] | None"], None]
+# (the sink wraps them itself: one copy instead of two), or None at the end.  A
+# ``wire`` subscriber's sink gets serialized TableEvents instead (``bytes``: one
+# event, or a DELIVERY_ON_TURN batch framed around the events' bytes).
+Sink = Callable[["Subscriber", "pb.TableEvent | list[pb.TableEvent] | bytes | None"], None]
 
 
 class Subscriber:
@@ -66,14 +69,20 @@ class Subscriber:
 
     Its events go to ``queue`` (one Play stream each), or to ``sink`` when many
     subscribers share one stream (PlayMany): the sink gets each event, and None
-    when the subscriber ends."""
+    when the subscriber ends.  ``wire``: the sink takes serialized events, the
+    bytes ``Audience.emit`` made once for every seat that sees the same view
+    (PlayMany sends them as they are, ``wire.session_event``)."""
 
-    def __init__(self, player_id: str, delivery: int, sink: Sink | None = None) -> None:
+    def __init__(
+        self, player_id: str, delivery: int, sink: Sink | None = None, *, wire: bool = False
+    ) -> None:
         self.player_id = player_id
         self.on_turn = delivery == pb.DELIVERY_ON_TURN
         self.sink = sink
+        self.wire = wire and sink is not None
         self.queue: asyncio.Queue[pb.TableEvent | None] = asyncio.Queue()
         self.buffer: list[pb.TableEvent] = []
+        self.wire_buffer: list[frames.Piece] = []  # a wire subscriber's DELIVERY_ON_TURN buffer
         self.viewer = f.Viewer()
         self.hand_id = ""
         self.ended: tuple[grpc.StatusCode, str] | None = None
@@ -113,8 +122,32 @@ class Subscriber:
         if urgent:
             self._flush()
 
+    def deliver_wire(self, piece: frames.Piece, *, urgent: bool) -> None:
+        """``deliver`` for a ``wire`` subscriber: the event's bytes, shared with
+        every seat that sees the same view."""
+        if self.on_turn:
+            self.wire_buffer.append(piece)
+            if urgent:
+                self._flush_wire()
+        elif self.ended is None:
+            self.sink(self, piece.event)  # type: ignore[misc]  # a wire subscriber has a sink
+
+    def _flush_wire(self) -> None:
+        buffered, self.wire_buffer = self.wire_buffer, []
+        if not buffered or self.ended is not None:
+            return
+        data = buffered[0].event if len(buffered) == 1 else frames.batch_of(buffered)
+        self.sink(self, data)  # type: ignore[misc]  # a wire subscriber has a sink
+
     def direct(self, event: pb.TableEvent) -> None:
         """Snapshot, Pong, ActionRejected: sent now, after anything buffered."""
+        if self.wire:
+            if self.on_turn:
+                self.wire_buffer.append(frames.piece(event.SerializeToString()))
+                self._flush_wire()
+            elif self.ended is None:
+                self.sink(self, event.SerializeToString())  # type: ignore[misc]
+            return
         if self.on_turn:
             self.buffer.append(event)
             self._flush()
@@ -126,6 +159,7 @@ class Subscriber:
         if self.ended is None:
             self.ended = (code, message)
             self.buffer = []
+            self.wire_buffer = []
             if self.sink is not None:
                 self.sink(self, None)
             else:
@@ -242,12 +276,18 @@ class Audience:
         self.spectators: dict[Watcher, None] = {}  # in the order they came
 
     def join(
-        self, player_id: str, delivery: int, sink: Sink | None, hand: Hand | None
+        self,
+        player_id: str,
+        delivery: int,
+        sink: Sink | None,
+        hand: Hand | None,
+        *,
+        wire: bool = False,
     ) -> Subscriber:
         """A player's new stream; it replaces their older one (reconnect).  It sees
         ``hand`` (the hand in progress, if any) from its own seat (none: the
-        spectators' view)."""
-        sub = Subscriber(player_id, delivery, sink)
+        spectators' view).  ``wire``: its sink takes serialized events."""
+        sub = Subscriber(player_id, delivery, sink, wire=wire)
         old = self.players.get(player_id)
         if old is not None:
             old.end(grpc.StatusCode.ABORTED, "replaced by a newer connection of this player")
@@ -281,34 +321,52 @@ class Audience:
     def emit(self, hand: Hand, fact: f.Fact) -> None:
         """Send one fact to every viewer, as ``facts.view`` builds it for each: once
         for everyone, once more for the seat it is private to (and per viewer for
-        the rare showdown that differs by more than one seat).  The spectators'
-        view is serialized once, for all of them (``broadcast``)."""
-        urgent = isinstance(fact, f.Turn | f.HandFinished)
+        the rare showdown that differs by more than one seat).  Each view is
+        serialized at most once too: every ``wire`` subscriber (PlayMany) and every
+        spectator that sees it gets the same bytes (``broadcast``).
+
+        The key of a view is the seat it is private to, or -1 for the view every
+        other seat and the spectators share: ``facts.private_to`` and
+        ``facts.shared`` say which facts have one, and the shared view is built for
+        the spectator's seat (``facts.SPECTATOR``), which holds no card, so no seat's
+        hidden card can be in the bytes the others get."""
+        hand_id = hand.hand_id
+        turn = isinstance(fact, f.Turn)
+        urgent = turn or isinstance(fact, f.HandFinished)
         seq = len(hand.facts)
         private = f.private_to(fact)
         shared = f.shared(fact)
         built: dict[int, pb.TableEvent] = {}
+        pieces: dict[int, frames.Piece] = {}
 
-        def event_for(viewer: f.Viewer) -> pb.TableEvent:
-            key = viewer.seat if (viewer.seat == private or not shared) else -1
+        def event_for(key: int) -> pb.TableEvent:
             event = built.get(key)
             if event is None:
+                viewer = f.Viewer(f.SPECTATOR if key == -1 else key)
                 event = built[key] = f.view(
-                    fact, viewer, seq=seq, table_id=self.table_id, hand_id=hand.hand_id
+                    fact, viewer, seq=seq, table_id=self.table_id, hand_id=hand_id
                 )
             return event
 
+        def piece_for(key: int) -> frames.Piece:
+            piece = pieces.get(key)
+            if piece is None:
+                piece = pieces[key] = frames.piece(serialize(event_for(key)))
+            return piece
+
         for sub in list(self.players.values()):
-            if sub.hand_id != hand.hand_id:
-                sub.hand_id = hand.hand_id
+            if sub.hand_id != hand_id:
+                sub.hand_id = hand_id
                 sub.viewer = f.Viewer(hand.seat_of(sub.player_id))
             seat = sub.viewer.seat
-            sub.deliver(
-                event_for(sub.viewer),
-                urgent=urgent and (not isinstance(fact, f.Turn) or seat == private),
-            )
+            key = seat if (seat == private or not shared) else -1
+            now = urgent and (not turn or seat == private)
+            if sub.wire:
+                sub.deliver_wire(pieces.get(key) or piece_for(key), urgent=now)
+            else:
+                sub.deliver(event_for(key), urgent=now)
         if self.spectators:
-            self.broadcast(serialize(event_for(f.Viewer(f.SPECTATOR))))
+            self.broadcast(piece_for(-1 if shared else f.SPECTATOR).event)
 
     def broadcast(self, wire: bytes) -> None:
         """One serialized event to every spectator: the same bytes for all.  A

@@ -212,9 +212,12 @@ class Room:
 
     def _sink(
         self, run: TableRun, player: Seat
-    ) -> Callable[[Subscriber, tpb.TableEvent | list[tpb.TableEvent] | None], None]:
-        def sink(sub: Subscriber, event: tpb.TableEvent | list[tpb.TableEvent] | None) -> None:
-            if event is None or isinstance(event, list):
+    ) -> Callable[[Subscriber, tpb.TableEvent | list[tpb.TableEvent] | bytes | None], None]:
+        def sink(
+            sub: Subscriber, event: tpb.TableEvent | list[tpb.TableEvent] | bytes | None
+        ) -> None:
+            # Joined without ``wire``: never bytes (the annotation is the runtime's Sink).
+            if event is None or isinstance(event, list | bytes):
                 return
             self._on_event(run, player, sub, event)
 

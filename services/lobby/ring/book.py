@@ -132,6 +132,8 @@ class RingBook(RingTables):
                     reason=reason if request.voided else "",
                     digest=hashlib.sha256(fingerprint).digest(),
                 )
+                if request.history:  # with its result or not at all (histories.py)
+                    self.store.histories.add(hand_id, table_id, request.history)
                 if request.voided:
                     seating.void_hand(plan)
                 else:

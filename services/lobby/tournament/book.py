@@ -6,9 +6,10 @@ first applies the level clock and the balancing plan (``balancing.py``), then
 sends the level's stakes (``NextHandResponse.config``) and the blinds
 (``posts``); players away are dealt in with ``fold_on_turn`` (T6: the table folds
 them at each turn).  FinishHand records eliminations (T4) and the end, and
-marks away the players the table saw leave (``sit_out_player_ids``, T6).  The ring
-game's seating switches and ListHands do not apply here and say where to look
-instead.
+marks away the players the table saw leave (``sit_out_player_ids``, T6), each
+with the hand's ``tournament_hands`` row and history, so ListHands lists a
+tournament table's hands as a ring table's.  The ring game's seating switches do
+not apply here and say where to look instead.
 """
 
 from __future__ import annotations
@@ -21,11 +22,13 @@ from poker.lobby.v1 import lobby_pb2 as pb
 from poker.lobby.v1 import tournament_pb2 as tpb
 from poker_rules.config import Game
 from poker_rules.tournament import Bust, ChipConservationError, check_chips, rank_busts
-from poker_wire import check_id
+from poker_wire import check_count, check_id
 from service_kit.errors import FailedPreconditionError
 from service_kit.logs import get_logger
 
 from ..checks import present, sit_outs
+from ..ring.table import MAX_VOID_REASON, VOIDED_AT_TAKEOVER, VOIDED_BY_TABLE
+from ..ring.wire import LIST_HANDS, hand_record, page_after, page_token
 from . import hands
 from .balancing import balance
 from .lifecycle import clock, finish
@@ -92,13 +95,17 @@ class TournamentBook(TournamentRegistry):
             "Tournaments.SetAway marks a player away there (T6)"
         )
 
-    def list_hands(self, request: pb.ListHandsRequest) -> NoReturn:
-        # The table exists, so not NOT_FOUND: its hands are kept elsewhere.
-        raise FailedPreconditionError(
-            f"table {request.table_id} belongs to tournament "
-            f"{self.table_owner[request.table_id]}"
-            ": ListHands lists ring tables' hands; a tournament's hands are its "
-            "HAND_STARTED and HAND_FINISHED events (WatchTournament)"
+    def list_hands(self, request: pb.ListHandsRequest) -> pb.ListHandsResponse:
+        """The table's hands, newest first, as a ring table's (``hand_records``)."""
+        _t, table = self.owner(request.table_id)
+        limit = check_count(request.limit, f"limit (0 = {LIST_HANDS[0]})", 0, LIST_HANDS[1])
+        limit = limit or LIST_HANDS[0]
+        before = page_after(request.page_token)
+        rows = self.hand_rows.hands(table.table_id, limit + 1, before)
+        page = rows[:limit]
+        return pb.ListHandsResponse(
+            hands=[hand_record(r) for r in page],
+            next_page_token=page_token(page[-1]) if len(rows) > limit else "",
         )
 
     # ------------------------------------------------------------ hands
@@ -119,6 +126,9 @@ class TournamentBook(TournamentRegistry):
                     self.save(t)
                 return pb.NextHandResponse(play=False)
             response = hands.plan(t, table)
+            self.hand_rows.add(
+                response.hand_id, table.table_id, t.tournament_id, table.pending_plan
+            )
             self.emit(
                 t,
                 K.TOURNAMENT_EVENT_KIND_HAND_STARTED,
@@ -140,6 +150,7 @@ class TournamentBook(TournamentRegistry):
         if hand_id:
             with self.atomic(t):
                 table.clear_pending()
+                self.hand_rows.end(hand_id, "voided", request.reason or VOIDED_AT_TAKEOVER)
                 self.save(t)
             log.warning("tournament hand voided", table_id=table_id, hand_id=hand_id)
         return pb.VoidPendingHandResponse(hand_id=hand_id, hands_played=table.hands_played)
@@ -160,6 +171,9 @@ class TournamentBook(TournamentRegistry):
         if request.voided:
             with self.atomic(t):
                 self._away(t, departed)
+                reason = f"{VOIDED_BY_TABLE}: {request.void_reason or 'no reason given'}"
+                self.hand_rows.end(hand_id, "voided", reason[:MAX_VOID_REASON])
+                self._history(table, request)
                 table.clear_pending()
                 table.finished_id, table.finished_digest = hand_id, digest
                 self.save(t)
@@ -168,6 +182,8 @@ class TournamentBook(TournamentRegistry):
         with self.atomic(t):
             self._eliminate(t, table, hand_id, dealt, finals)
             self._away(t, departed)
+            self.hand_rows.end(hand_id, "finished")
+            self._history(table, request)
             table.last = table.pending_last
             seats_dealt = {s for s, _, _ in dealt}
             table.wait_button = [
@@ -191,6 +207,11 @@ class TournamentBook(TournamentRegistry):
                 clock(self, t)
             self.save(t)
         return self._finished(request, table)
+
+    def _history(self, table: TTable, request: pb.FinishHandRequest) -> None:
+        """The hand's history, with its result (``histories.py``)."""
+        if request.history:
+            self.store.store.histories.add(request.hand_id, table.table_id, request.history)
 
     @staticmethod
     def _away(t: Tournament, players: list[str]) -> None:

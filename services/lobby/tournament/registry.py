@@ -20,7 +20,9 @@ from poker_wire import check_id, game_of
 from service_kit.errors import NotFoundError
 from service_kit.logs import get_logger
 
+from ..ring.table import VOIDED_BY_RESTART
 from ..tournament_store import TournamentStore
+from .hand_records import TournamentHands
 from .models import Tournament, TTable
 from .structure import structure_from
 
@@ -34,12 +36,15 @@ class TournamentRegistry:
         self.store = store
         self.tournaments: dict[str, Tournament] = {}
         self.table_owner: dict[str, str] = {}  # table_id -> tournament_id
+        # Its tables' hands as ListHands lists them (hand_records.py), same database.
+        self.hand_rows = TournamentHands(store._db)
         self._restore()
 
     def _restore(self) -> None:
         """Load every tournament; a hand a table had in progress is voided (the
         stacks stay as at its start), as at ring tables."""
         voided = 0
+        restart_voids: list[str] = []
         for tid, request_bytes, state in self.store.load():
             request = tpb.CreateTournamentRequest.FromString(request_bytes)
             game = game_of(request.config.game)
@@ -49,6 +54,7 @@ class TournamentRegistry:
             for table in t.tables.values():
                 self.table_owner[table.table_id] = tid
                 if table.pending_id:  # the hand in progress is voided: stacks as at its start
+                    restart_voids.append(table.pending_id)
                     table.clear_pending()
                     voided += 1
             self.tournaments[tid] = t
@@ -56,6 +62,8 @@ class TournamentRegistry:
             with self.store.transaction():
                 for t in self.tournaments.values():
                     self.store.save(t.tournament_id, t.to_state())
+                for hand_id in restart_voids:
+                    self.hand_rows.end(hand_id, "voided", VOIDED_BY_RESTART)
         log.info("tournaments restored", tournaments=len(self.tournaments), voided=voided)
 
     # ------------------------------------------------------------ lookups

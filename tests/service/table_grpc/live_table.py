@@ -193,8 +193,11 @@ class LiveTable:
 
     def _sink(
         self, player: Seated
-    ) -> Callable[[Subscriber, tpb.TableEvent | list[tpb.TableEvent] | None], None]:
-        def sink(sub: Subscriber, event: tpb.TableEvent | list[tpb.TableEvent] | None) -> None:
+    ) -> Callable[[Subscriber, tpb.TableEvent | list[tpb.TableEvent] | bytes | None], None]:
+        def sink(
+            sub: Subscriber, event: tpb.TableEvent | list[tpb.TableEvent] | bytes | None
+        ) -> None:
+            assert not isinstance(event, bytes)  # joined without ``wire``
             for e in event if isinstance(event, list) else [] if event is None else [event]:
                 self._on_event(player, sub, e)
 

@@ -105,7 +105,7 @@ async def _seat_and_spectator() -> None:
                 assert len(live[hand_id]) == 32
                 runtime = room.manager.tables[run.table_id]
                 public_history = await room.history(run, hand_id)
-                truth = hand_truth(runtime.reveal(hand_id), public_history)
+                truth = hand_truth(await runtime.reveal(hand_id), public_history)
                 upcards = {c for cards in truth.up.values() for c in cards}
                 shown = truth.shown
                 proof = await stub.GetDeckProof(
@@ -259,7 +259,7 @@ async def _many_hands() -> list[Case]:
     for name, run in runs.items():
         runtime = room.manager.tables[run.table_id]
         for hand_id in run.hands:
-            reveal = runtime.reveal(hand_id)
+            reveal = await runtime.reveal(hand_id)
             assert audit_reveal(reveal) == [], (name, hand_id)
             assert reveal.card_commitment == commit_cards(list(reveal.order), reveal.salt)
             public = await room.history(run, hand_id)

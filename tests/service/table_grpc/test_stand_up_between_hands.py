@@ -66,7 +66,7 @@ def test_a_busted_player_rebuys_at_once_after_hand_finished_100_times() -> None:
                 if player.seat != 1:  # one of the two reacts for both
                     return
                 stacks = {s.seat: s.stack for s in e.hand_finished.seats}
-                history = table.runtime.histories(player.player_id, e.hand_id, 1)
+                history = await table.runtime.histories(player.player_id, e.hand_id, 1)
                 assert [h.hand_id for h in history] == [e.hand_id]  # archived before told
                 if 0 not in stacks.values():
                     split += 1  # nobody busted: the next hand is planned, both in it

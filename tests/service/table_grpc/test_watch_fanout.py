@@ -171,7 +171,7 @@ def test_spectators_get_the_public_view_and_never_a_down_card__G4() -> None:
         await room.play(WAIT_S)
         assert spectator.task is not None
         await spectator.task
-        public = room.manager.tables[run.table_id].histories(None, "", 100)
+        public = await room.manager.tables[run.table_id].histories(None, "", 100)
         return spectator, {h.hand_id: h for h in public}
 
     with quiet():

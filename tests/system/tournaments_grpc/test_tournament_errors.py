@@ -278,21 +278,3 @@ def test_wrong_state_is_failed_precondition(lobby: Lobby) -> None:
         grpc.StatusCode.FAILED_PRECONDITION,
         "not the hand in progress",
     )
-
-
-def test_list_hands_of_a_tournament_table_says_where_its_hands_are(lobby: Lobby) -> None:
-    """The table exists (so not NOT_FOUND), but ListHands lists ring tables' hands:
-    the refusal names the tournament and where its hands are reported."""
-    field = players(lobby, 2)
-    tid = started(lobby, request(), field)
-    table_id = Driver(lobby, tid).open_tables()[0].table_id
-    _refuses(
-        lobby,
-        tid,
-        field,
-        lambda: lobby.lobby.ListHands(pb.ListHandsRequest(table_id=table_id)),
-        grpc.StatusCode.FAILED_PRECONDITION,
-        tid,
-        "ring tables",
-        "WatchTournament",
-    )
