@@ -20,28 +20,40 @@ async def drain(
     queue: asyncio.Queue[Item | None],
     new_batch: Callable[[], Batch],
     add: Callable[[Batch, Item], None],
+    full: Callable[[Batch], bool] | None = None,
 ) -> AsyncIterator[Batch]:
     """The messages of a batched stream: every item waiting in ``queue`` when the
     next message is due goes into it (``add``), so items queued while the last
-    message was being written leave together.  None in the queue ends the stream
-    (after the message it interrupts).
+    message was being written leave together, up to a batch that is ``full``
+    (the rest leave in the next message: a backlog never makes one message
+    larger than the receiver takes).  None in the queue ends the stream (after
+    the message it interrupts).
 
     >>> import asyncio
-    >>> async def batches() -> list[list[int]]:
+    >>> async def batches(full=None) -> list[list[int]]:
     ...     queue: asyncio.Queue[int | None] = asyncio.Queue()
     ...     for item in (1, 2, 3, None):
     ...         queue.put_nowait(item)
-    ...     return [b async for b in drain(queue, list, list.append)]
+    ...     return [b async for b in drain(queue, list, list.append, full)]
     >>> asyncio.run(batches())
     [[1, 2, 3]]
+    >>> asyncio.run(batches(lambda b: len(b) == 2))
+    [[1, 2], [3]]
     """
-    while (item := await queue.get()) is not None:
+    item = await queue.get()
+    while item is not None:
         batch = new_batch()
-        while item is not None:
+        ended = False
+        while True:
             add(batch, item)
-            if queue.empty():
+            if (full is not None and full(batch)) or queue.empty():
                 break
-            item = queue.get_nowait()
+            waiting = queue.get_nowait()
+            if waiting is None:
+                ended = True
+                break
+            item = waiting
         yield batch
-        if item is None:
+        if ended:
             return
+        item = await queue.get()

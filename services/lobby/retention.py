@@ -39,6 +39,7 @@ from collections import defaultdict
 from service_kit.logs import get_logger
 
 from .store import LobbyStore
+from .tournament.hand_records import TournamentHands
 
 BATCH = 500
 """Rows of one retention transaction (a few milliseconds on the loop)."""
@@ -51,8 +52,15 @@ log = get_logger()
 class Retention:
     """One retention pass over a store, batch by batch."""
 
-    def __init__(self, store: LobbyStore, keep_hands_days: float, keep_ledger_days: float) -> None:
+    def __init__(
+        self,
+        store: LobbyStore,
+        keep_hands_days: float,
+        keep_ledger_days: float,
+        tournament_hands: TournamentHands | None = None,
+    ) -> None:
         self.store = store
+        self.tournament_hands = tournament_hands  # tournament tables' hands, kept alike
         self.keep_hands_s = keep_hands_days * DAY_S
         self.keep_ledger_s = keep_ledger_days * DAY_S
 
@@ -61,7 +69,8 @@ class Retention:
         return bool(self.keep_hands_s or self.keep_ledger_s)
 
     def hands_batch(self, now: float | None = None) -> int:
-        """Delete up to ``BATCH`` of the oldest ended hands past their keep; how many."""
+        """Delete up to ``BATCH`` of the oldest ended hands past their keep (ring
+        tables' first, then tournament tables'), with their histories; how many."""
         if not self.keep_hands_s:
             return 0
         cutoff = (time.time() if now is None else now) - self.keep_hands_s
@@ -76,6 +85,11 @@ class Retention:
             if ids:
                 marks = ",".join("?" * len(ids))
                 db.execute(f"DELETE FROM hands WHERE hand_id IN ({marks})", ids)
+            if self.tournament_hands is not None and len(ids) < BATCH:
+                more = self.tournament_hands.ended_before(cutoff, BATCH - len(ids))
+                self.tournament_hands.delete(more)
+                ids += more
+            if ids:
                 histories = getattr(self.store, "histories", None)
                 if histories is not None:  # each hand's history goes with it
                     histories.delete(ids)

@@ -47,7 +47,9 @@ def make_spec() -> ServiceSpec:
     tournaments: object = TournamentsServicer(book)
     background: set[asyncio.Task[None]] = set()
     committer: GroupCommitter | None = None
-    retention = Retention(store, settings.keep_hands_days, settings.keep_ledger_days)
+    retention = Retention(
+        store, settings.keep_hands_days, settings.keep_ledger_days, book.hand_rows
+    )
 
     def register(server: grpc.aio.Server) -> None:
         nonlocal committer, lobby, tournaments

@@ -83,6 +83,12 @@ _BATCHED = {
     "showdown": batched_methods(showdown_pb2.DESCRIPTOR.services_by_name["Showdown"]),
 }
 _Queued = tuple[int, str, bytes]  # call id, method, serialized request
+
+# A Batch message's requests stop growing past this many bytes: a backlog (a
+# lobby back after a pause, a thousand tables each with a FinishHand carrying its
+# hand's history, ~2 KB) leaves in several messages, each well under the
+# receivers' 1 MiB limit (MAX_MESSAGE_BYTES), instead of one the stream refuses.
+BATCH_BYTES = 256 * 1024
 # Unary calls that may wait longer than a hand's (CALL_DEADLINE_S), in seconds: a
 # Join's token check, queued at the lobby with thousands of others when every seat
 # comes back at once (a restart).  A join that waits is better than one refused;
@@ -121,11 +127,23 @@ class CallStream:
     def _open(self) -> asyncio.Queue[_Queued | None]:
         queue: asyncio.Queue[_Queued | None] = asyncio.Queue()
 
+        size = 0  # the requests' bytes in the message being filled
+
+        def new_batch() -> CallBatch:
+            nonlocal size
+            size = 0
+            return CallBatch()
+
         def add(batch: CallBatch, item: _Queued) -> None:
+            nonlocal size
             call_id, method, request = item
             batch.calls.add(id=call_id, method=method, request=request)
+            size += len(request) + len(method) + 16
 
-        call = self._open_stream(drain(queue, CallBatch, add))
+        def full(batch: CallBatch) -> bool:
+            return size >= BATCH_BYTES
+
+        call = self._open_stream(drain(queue, new_batch, add, full))
         self._queue = queue
         self._reader = asyncio.create_task(self._read(call, queue), name=f"{self._name} stream")
         return queue

@@ -42,6 +42,9 @@ class RingTable:
     pending: PendingHand | None = None
     leaving: set[int] = field(default_factory=set)  # stand up after the hand in progress
     last_finished: tuple[str, bytes] | None = None  # hand_id and the FinishHand request
+    # The seating markers as last written (``RingTables.save_seating``): an idle
+    # table's NextHand poll, which changes nothing, writes nothing.
+    saved_seating: str = ""
 
     def seat_of(self, player_id: str) -> int:
         """The player's seat here, 0 when not seated."""

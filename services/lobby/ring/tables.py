@@ -126,6 +126,7 @@ class RingTables:
                 table.pending,
                 set(table.leaving),
                 table.last_finished,
+                table.saved_seating,
             )
         try:
             with self.store.transaction():
@@ -134,7 +135,13 @@ class RingTables:
                     self.save_seating(table)
         except BaseException:
             if table is not None and saved is not None:
-                table.seating, table.pending, table.leaving, table.last_finished = saved
+                (
+                    table.seating,
+                    table.pending,
+                    table.leaving,
+                    table.last_finished,
+                    table.saved_seating,
+                ) = saved
             raise
         if table is not None:
             moved = len(table.seating.occupied()) - seated
@@ -144,7 +151,10 @@ class RingTables:
     def save_seating(self, table: RingTable) -> None:
         """The table's markers to the store, in the transaction of the change."""
         state = json.dumps(table.seating.snapshot(), separators=(",", ":"))
+        if state == table.saved_seating:
+            return  # unchanged (an idle table's poll): no write, no page to the log
         self.store.save_seating(table.row.table_id, table.max_orbits_away, state)
+        table.saved_seating = state
 
     def table(self, table_id: str) -> RingTable:
         """The ring table ``table_id``: INVALID_ARGUMENT for a malformed id,

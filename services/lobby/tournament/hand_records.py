@@ -31,6 +31,7 @@ CREATE TABLE IF NOT EXISTS tournament_hands (
 );
 CREATE INDEX IF NOT EXISTS tournament_hands_by_table
     ON tournament_hands (table_id, planned_at, hand_id);
+CREATE INDEX IF NOT EXISTS tournament_hands_by_end ON tournament_hands (ended_at);
 """
 
 _COLUMNS = "hand_id, table_id, plan, status, reason, planned_at, ended_at"
@@ -91,6 +92,16 @@ class TournamentHands:
                 (table_id, planned_at, planned_at, hand_id, limit),
             ).fetchall()
         return [_row(r) for r in rows]
+
+    def ended_before(self, cutoff: float, limit: int) -> list[str]:
+        """Retention: up to ``limit`` of the oldest ended hands that ended before
+        ``cutoff`` (an index range scan: the same cost whatever the table's size)."""
+        rows = self._db.execute(
+            "SELECT hand_id FROM tournament_hands WHERE ended_at < ? AND status <> 'pending' "
+            "ORDER BY ended_at LIMIT ?",
+            (cutoff, limit),
+        ).fetchall()
+        return [r[0] for r in rows]
 
     def delete(self, hand_ids: Iterable[str]) -> int:
         """Retention: these hands' rows go; how many there were."""

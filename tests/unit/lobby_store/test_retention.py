@@ -137,3 +137,30 @@ def test_a_fold_is_one_short_transaction_per_batch(tmp_path: Path) -> None:
     assert max(sizes) == 7 and len(sizes) >= 66 // 7
     assert same_sums(store.totals(), sums)
     assert reconciles(store)
+
+
+def test_tournament_hands_and_every_history_go_with_the_ring_hands(tmp_path: Path) -> None:
+    """ListHands covers tournament tables (their ``tournament_hands`` rows), so
+    retention keeps them alike; each deleted hand's stored history goes too."""
+    from services.lobby.tournament.hand_records import TournamentHands
+
+    store = seeded(tmp_path / "lobby.sqlite3")
+    rows = TournamentHands(store._db)
+    with store.transaction():
+        for i in range(4):
+            rows.add(f"th-{i}", "tt-1", "tour-1", b"plan")
+            rows.end(f"th-{i}", "finished")
+            store.histories.add(f"th-{i}", "tt-1", b"history")
+        rows.add("th-pending", "tt-1", "tour-1", b"plan")
+        store._db.execute("UPDATE tournament_hands SET ended_at = ended_at - ?", (OLD,))
+        rows.add("th-recent", "tt-1", "tour-1", b"plan")
+        rows.end("th-recent", "finished")
+        store.histories.add("th-recent", "tt-1", b"history")
+
+    retention = Retention(store, keep_hands_days=30, keep_ledger_days=0, tournament_hands=rows)
+    assert retention.hands_batch() == 4
+    assert retention.hands_batch() == 0
+    left = {h.hand_id for h in rows.hands("tt-1", 10, None)}
+    assert left == {"th-pending", "th-recent"}
+    kept = store._db.execute("SELECT hand_id FROM hand_histories").fetchall()
+    assert {r[0] for r in kept} == {"th-recent"}
