@@ -74,7 +74,10 @@ def test_play_many_sessions_see_only_their_own_cards__G4(room: Room, via: Via) -
             ]
             await asyncio.sleep(0.2)  # connected before seated: whole hands only
             for p in players:
-                await asyncio.to_thread(room.sit, p, table_id, 2_000)
+                # Deeper than six capped hands can cost (fixed limit 100/200: at most
+                # 25 + 4 x 100 x 2 + 4 x 200 x 3 = 3,225 a hand): nobody busts before
+                # HANDS (a bust ends play(), issue 18), so every session plays them.
+                await asyncio.to_thread(room.sit, p, table_id, 50_000)
             return await asyncio.wait_for(asyncio.gather(*tasks), WAIT_S)
 
     stats = asyncio.run(run())
