@@ -133,8 +133,11 @@ export function fairnessPanel(tableId: string): FairnessPanel {
   return {
     element,
     handStarted(handId, started) {
-      if (!handId || commitments.has(handId)) return;
+      if (!handId) return;
       const published = started.cardCommitment;
+      // A Snapshot taken while the hand's deck was still being opened has its id
+      // but no commitment yet: the HandStarted that follows brings it.
+      if (commitments.has(handId) && (commitments.get(handId) || !published.length)) return;
       commitments.set(handId, published.length ? published : null);
       const li = item(handId);
       if (li.dataset.verdict === "pending") {

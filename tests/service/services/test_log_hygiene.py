@@ -25,6 +25,7 @@ from structlog.testing import capture_logs
 from poker.common.v1 import common_pb2 as common
 from poker.dealer.v1 import dealer_pb2 as pb
 from service_kit import ServiceError
+from services.dealer import servicer as dealer_servicer
 from services.dealer.decks import DeckStore
 from services.dealer.servicer import DealerServicer
 
@@ -135,11 +136,15 @@ def drive_the_dealer(recorder: Recorder) -> None:
 
 
 @pytest.fixture
-def records() -> Iterator[tuple[list[str], Recorder]]:
+def records(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[list[str], Recorder]]:
     """The dealer's log lines as JSON (with the bound hand and table ids), and the
     secrets of the hands behind them."""
     recorder = Recorder()
     with capture_logs(processors=[structlog.contextvars.merge_contextvars]) as entries:
+        # A fresh logger for the dealer's module: its own may have been cached on
+        # first use (``cache_logger_on_first_use``) by an in-process server an
+        # earlier test on this worker ran, and a cached logger bypasses the capture.
+        monkeypatch.setattr(dealer_servicer, "log", structlog.get_logger())
         drive_the_dealer(recorder)
     yield [json.dumps(entry, default=repr, sort_keys=True) for entry in entries], recorder
 
