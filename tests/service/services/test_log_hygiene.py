@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import json
+import logging
 import re
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
@@ -140,12 +141,21 @@ def records(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[list[str], Record
     """The dealer's log lines as JSON (with the bound hand and table ids), and the
     secrets of the hands behind them."""
     recorder = Recorder()
-    with capture_logs(processors=[structlog.contextvars.merge_contextvars]) as entries:
-        # A fresh logger for the dealer's module: its own may have been cached on
-        # first use (``cache_logger_on_first_use``) by an in-process server an
-        # earlier test on this worker ran, and a cached logger bypasses the capture.
-        monkeypatch.setattr(dealer_servicer, "log", structlog.get_logger())
-        drive_the_dealer(recorder)
+    # An in-process server that an earlier test ran on this worker configured
+    # structlog for itself: its level filter (a wrapper class that drops info
+    # lines before any processor, so before the capture) and loggers cached on
+    # first use.  Here: every level, and a fresh logger for the dealer's module.
+    saved = structlog.get_config()
+    structlog.configure(
+        wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG),
+        cache_logger_on_first_use=False,
+    )
+    monkeypatch.setattr(dealer_servicer, "log", structlog.get_logger())
+    try:
+        with capture_logs(processors=[structlog.contextvars.merge_contextvars]) as entries:
+            drive_the_dealer(recorder)
+    finally:
+        structlog.configure(**saved)
     yield [json.dumps(entry, default=repr, sort_keys=True) for entry in entries], recorder
 
 
