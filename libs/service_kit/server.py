@@ -7,7 +7,8 @@ reflection for every service, and the ``/metrics`` endpoint.  It listens with
 mutual TLS on PORT (the internal plane, ``tls``) and, for the lobby and the table,
 with server TLS on PUBLIC_PORT (the player plane); GRPC_PLAINTEXT=1 (benchmarks
 only) listens in plaintext.  Once the server is up it freezes the startup heap
-out of the garbage collector's walks (``heap``); it logs one ``serving`` line with
+out of the garbage collector's walks and leaves full collections to memory growth
+(``heap``, GC_FULL_GROWTH); it logs one ``serving`` line with
 the bound ports (PORT=0, PUBLIC_PORT=0 and METRICS_PORT=0 pick free ones, which is
 how the tests run many servers side by side) and the objects frozen, then waits
 for SIGTERM or SIGINT.
@@ -38,7 +39,7 @@ from grpc_reflection.v1alpha import reflection
 from .authz import AccessInterceptor, policies
 from .errors import ErrorCodes, ErrorInterceptor
 from .health import HEALTH_SERVICE, Health
-from .heap import freeze_startup_heap
+from .heap import FullCollections, freeze_startup_heap
 from .logs import configure_logging, get_logger
 from .loop import run
 from .metrics import PrometheusInterceptor, start_metrics_server
@@ -129,6 +130,8 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
         raise
     await server.start()
     frozen = freeze_startup_heap()  # the startup heap is not walked by the GC again
+    full_collections = FullCollections(settings.gc_full_growth)
+    managed = full_collections.start()  # full collections on memory growth (heap)
     await health.serving(spec.service_names)
 
     stopping = asyncio.Event()
@@ -144,6 +147,7 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
         tls="off (GRPC_PLAINTEXT)" if settings.plaintext else "mutual",
         services=list(spec.service_names),
         gc_frozen_objects=frozen,
+        gc_full_collections="on memory growth" if managed else "CPython's",
     )
     await stopping.wait()
 
@@ -157,6 +161,7 @@ async def serve(spec: ServiceSpec, settings: ServerSettings) -> int:
         except Exception:
             log.exception("shutdown hook failed")
     await server.stop(settings.grace_seconds)
+    await full_collections.stop()
     stop_metrics()
     log.info("stopped")
     return 0

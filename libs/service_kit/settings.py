@@ -353,6 +353,18 @@ class ServerSettings:
     grace_seconds: float = setting(
         Var("SHUTDOWN_GRACE_S", 5.0, "seconds in-flight RPCs get to finish on shutdown")
     )
+    gc_full_growth: float = setting(
+        Var(
+            "GC_FULL_GROWTH",
+            1.0,
+            "a full garbage collection when resident memory grew by this share since the "
+            "last one (1.0: doubled, as Go's GOGC=100), instead of CPython's count of "
+            "promoted objects (service_kit.heap: no needless pauses at 1,000 tables); "
+            "0 = CPython's rule",
+            minimum=0,
+            maximum=10,
+        )
+    )
     max_message_bytes: int = setting(
         Var(
             "MAX_MESSAGE_BYTES",

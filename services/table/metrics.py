@@ -90,11 +90,15 @@ LAST_HAND_FINISHED = Gauge(
     "table_last_hand_finished_timestamp_seconds",
     "Unix time a hand last finished (or was voided) on this replica.",
 )
-_hands_started: dict[str, float] = {}  # table id -> start time of its hand in progress
+# table id -> start time of its hand in progress, in the order the hands started:
+# the first entry is the oldest hand, so the gauges cost the same at 1,000 tables
+# as at one (a ``min`` over every table was per-hand work that grew with the room).
+_hands_started: dict[str, float] = {}
 
 
 def hand_started(table_id: str) -> None:
     """A hand starts at ``table_id``: the in-progress gauges (one series per replica)."""
+    _hands_started.pop(table_id, None)  # re-inserted last: the order stays start order
     _hands_started[table_id] = time.time()
     _set_in_progress()
 
@@ -118,7 +122,7 @@ def timeout_policy_label(policy: int) -> str:
 
 def _set_in_progress() -> None:
     HANDS_IN_PROGRESS.set(len(_hands_started))
-    OLDEST_HAND_STARTED.set(min(_hands_started.values(), default=0.0))
+    OLDEST_HAND_STARTED.set(next(iter(_hands_started.values()), 0.0))
 
 
 # Per-game series exist from the first scrape at 0, so rate() is defined before a

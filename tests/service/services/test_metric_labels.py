@@ -34,3 +34,29 @@ def test_betting_rounds_are_labelled_by_street_name() -> None:
             "seventh",
         ]
     assert [street_label(Game.DRAW_7A, s) for s in range(2)] == ["pre_draw", "post_draw"]
+
+
+def test_the_oldest_hand_gauge_follows_the_hands_in_start_order(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The stuck-hand alert's gauge: the oldest hand in progress, kept without a
+    walk over every table at each hand (issue 19: per-hand work must not grow
+    with the room)."""
+    import time
+
+    from services.table import metrics
+
+    clock = iter([100.0, 101.0, 102.0, 103.0])
+    monkeypatch.setattr(time, "time", lambda: next(clock, 200.0))
+    monkeypatch.setattr(metrics, "_hands_started", {})
+    gauge = metrics.OLDEST_HAND_STARTED
+    metrics.hand_started("t-a")  # 100
+    metrics.hand_started("t-b")  # 101
+    metrics.hand_started("t-c")  # 102
+    assert gauge._value.get() == 100.0 and metrics.HANDS_IN_PROGRESS._value.get() == 3
+    metrics.hand_ended("t-a")  # LAST_HAND_FINISHED takes 103
+    assert gauge._value.get() == 101.0
+    metrics.hand_started("t-b")  # t-b again without an end (a void path): 200, last
+    assert gauge._value.get() == 102.0
+    metrics.hand_ended("t-c")
+    assert gauge._value.get() == 200.0
+    metrics.hand_ended("t-b")
+    assert gauge._value.get() == 0.0 and metrics.HANDS_IN_PROGRESS._value.get() == 0

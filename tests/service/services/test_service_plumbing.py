@@ -56,6 +56,7 @@ def test_logs_are_json_lines_with_hand_and_table_ids(processes: dict[str, Servic
     assert "timestamp" in serving
     # The startup heap was frozen out of the GC's reach (service_kit.heap).
     assert serving["gc_frozen_objects"] > 10_000
+    assert serving["gc_full_collections"] == "on memory growth"  # GC_FULL_GROWTH
     with dealer.channel("table") as channel:
         stub = dealer_pb2_grpc.DealerStub(channel)
         request = dealer_pb2.OpenDeckRequest(
