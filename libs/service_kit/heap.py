@@ -17,7 +17,7 @@ flight waits them out.  Two measures:
   whether or not any of them is garbage.  A table process at 1,000 tables holds
   some 290,000 live objects (each hand in progress: its facts, the seats'
   views, the sessions), a new hand's objects are promoted and die by
-  refcounting some 20 s later, and so a full collection ran every 10-25 s,
+  refcounting some 20 s later, and so a full collection ran every 5-25 s,
   found nothing (``collected=0`` in every one of them, bench ``scale``) and
   stopped all 1,000 tables for 150-290 ms of CPU (the bots' process likewise,
   up to 350 ms): those pauses were the scale bench's p99.  Garbage a full
@@ -30,8 +30,9 @@ flight waits them out.  Two measures:
   bounded (at most that share above what the last full collection left; a
   room that grows collects a few times on the way, each doubling once), and a
   process whose garbage dies young never pauses for nothing.  The young
-  generations are collected as before (CPython's thresholds), a millisecond
-  each.
+  generations are collected as before (CPython's thresholds): at 1,000 tables
+  a few ms each for the youngest and about 45 ms for the middle one, some 20
+  times a minute (docs/performance.md#scale-group-scale).
 
 ``GC_FULL_GROWTH`` (service_kit.settings) sets ``growth``; 0 keeps CPython's own
 rule.  Where /proc/self/statm cannot be read, CPython's rule stays too.
