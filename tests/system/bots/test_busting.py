@@ -11,16 +11,20 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import time
+from collections.abc import Callable
 
 import pytest
 
 from poker.common.v1 import common_pb2 as c
+from poker.table.v1.table_pb2 import TableEvent
 from poker_bots import (
     CallingStation,
     Lobby,
     PlayStats,
     Rebuy,
+    TableView,
     play,
 )
 
@@ -51,14 +55,49 @@ async def bust(
     me = await lobby.register(name)
     await lobby.sit(table_id, TINY)
     stop = asyncio.Event()
+    # The last events both bots saw, for the failure message if play never
+    # returns (CI once timed out here, stuck in a read, where the test takes 6-9 s
+    # alone and under load: what the table last sent says where it stopped).
+    started = time.monotonic()
+    trail: collections.deque[str] = collections.deque(maxlen=16)
+
+    def seen(who: str) -> Callable[[TableEvent, TableView], None]:
+        def on_event(event: TableEvent, view: TableView) -> None:
+            kind = event.WhichOneof("event")
+            trail.append(f"{time.monotonic() - started:.1f}s {who} {kind} {event.hand_id}")
+
+        return on_event
+
     rival = asyncio.create_task(
-        play(room.target, table_id, shover.player_id, shover.token, Shover(), stop=stop)
+        play(
+            room.target,
+            table_id,
+            shover.player_id,
+            shover.token,
+            Shover(),
+            stop=stop,
+            on_event=seen("shover"),
+        )
     )
     try:
         stats = await asyncio.wait_for(
-            play(lobby.channel, table_id, me.player_id, me.token, CallingStation(), **options),  # type: ignore[arg-type]
+            play(
+                lobby.channel,
+                table_id,
+                me.player_id,
+                me.token,
+                CallingStation(),
+                on_event=seen(name),
+                **options,  # type: ignore[arg-type]
+            ),
             timeout,
         )
+    except TimeoutError:
+        rival_done = rival.done()
+        raise AssertionError(
+            f"{name}: play did not return in {timeout} s (shover still playing: "
+            f"{not rival_done}); the last events: {list(trail)}"
+        ) from None
     finally:
         stop.set()
         await asyncio.wait_for(rival, 10)
