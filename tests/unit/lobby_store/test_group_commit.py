@@ -5,6 +5,7 @@ inside its group; a failed fsync answers nothing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sqlite3
 import threading
@@ -127,9 +128,14 @@ def test_checkpoints_run_and_the_log_starts_over(tmp_path: Path) -> None:
     assert committer.counts.checkpoints >= 2
     assert committer.counts.fsyncs["checkpoint"] >= 2
     assert committer.counts.fsyncs["wal_restart"] >= 2
-    # Started over, the log is shorter than the 200 hands' frames end to end
-    # (each hand wrote two transactions of at least one 536-byte frame).
-    assert os.path.getsize(f"{path}-wal") < 200 * 2 * (512 + 24)
+    # Started over, the log holds fewer frames than the 200 hands wrote end to end
+    # (each hand, two transactions of at least one frame).  The frames in the log
+    # now, not the file's size: a restarted log is written over from its start
+    # and the file keeps its longest cycle's size, which on a loaded host (the
+    # first thread checkpoint late) came near the whole run once in CI.
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        _, log_frames, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert 0 <= log_frames < 200 * 2, log_frames
     assert committed_rows(path, "SELECT COUNT(*) FROM hands") == hands.played
 
 
