@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import statistics
 import sys
@@ -54,6 +53,7 @@ from poker_bots.many import Via
 from poker_wire.channels import player_channel
 from service_kit import loop as event_loop
 from service_kit.heap import FullCollections, freeze_startup_heap
+from service_kit.settings import ServerSettings, var_of
 
 CONNECT_TIMEOUT_S = 30.0
 JOIN_TRIES = 4  # a seat whose Join failed before it got in joins again, this often in all
@@ -308,7 +308,7 @@ async def run() -> dict[str, Any]:
         # full collections (up to 350 ms at 6,000 seats) would stall every
         # measured turn as a service's would.
         freeze_startup_heap()
-        FullCollections(float(os.environ.get("GC_FULL_GROWTH", "1.0"))).start()
+        FullCollections(var_of(ServerSettings, "gc_full_growth").read()).start()
         print(json.dumps({"event": "connected", "bots": len(bots)}), flush=True)
     else:
         waiter.cancel()
