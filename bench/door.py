@@ -4,17 +4,23 @@ spectators through it cost the room (issue 16).
 Two ``bench.run`` groups, each measuring its own anchor in the same run:
 
 ``door`` -- the ``stack`` room (20 Stud Hi-Lo tables of 6 RandomBots, PlayMany)
-with the bots at their shards' public ports (direct) and then through the
-gateway, both paced (bots thinking ``PACED_THINK_MS``: the latency below
-saturation, where the hop's cost is its own) and flat out (where the gateway's
-CPU competes with the room for the two cores):
+with the bots at their shards' public ports (direct) and through the gateway,
+both paced (bots thinking ``PACED_THINK_MS``: the latency below saturation,
+where the hop's cost is its own) and flat out (where the gateway's CPU competes
+with the room for the two cores).  Each pace runs four times, direct, gateway,
+gateway, direct (``bench.alternate``: the machine's speed drifts between runs),
+and each way's figure is the mean of its two runs:
 
 - ``door_{paced,flat}_{direct,gateway}_hands_per_s`` and
   ``_turn_latency_p50_ms`` / ``_p99_ms``;
 - ``door_{paced,flat}_hands_ratio`` (gateway over direct) and
   ``door_{paced,flat}_p50_ratio`` / ``_p99_ratio``: the cost of the hop, where
   1.0 is none;
-- ``door_{paced,flat}_gateway_cpu_ms_per_hand``: the gateway's CPU per hand.
+- ``door_{paced,flat}_gateway_cpu_ms_per_hand``: the gateway's CPU per hand;
+- ``door_{paced,flat}_{direct,gateway}_table_cpu_ms_per_hand``: the table
+  service's CPU per hand, the same work either way, so the machine's speed in
+  each way's runs; ``door_{paced,flat}_runs_spread``: the larger of the two
+  ways' spreads in hands/s between their two runs (a share).
 
 ``spectators`` -- ``SPECTATOR_TABLES`` tables whose bots think ``SPECTATOR_THINK_MS``
 (people's pace), measured for ``SPECTATOR_SECONDS`` without spectators (the
@@ -38,8 +44,8 @@ connection (``bench.stack_spectators``; the bots play at their shards):
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 
+from bench.alternate import alternate, mean, spread
 from bench.stack import PACED_THINK_MS, StackBench, measure_stack
 from bench.stack_figures import hands_key
 
@@ -61,19 +67,45 @@ def _ratio(over: float, under: float) -> float:
     return round(over / under, 3) if under else 0.0
 
 
+# The figures of one run that each way's mean is taken of.
+def _run_figures(think_ms: float, via_gateway: bool) -> dict[str, float]:
+    bench = StackBench(think_ms=think_ms, ceiling_seconds=0.2, via_gateway=via_gateway)
+    figures = _measure(bench)
+    return {
+        "hands_per_s": figures[hands_key(bench.tables, bench.seats)],
+        "turn_latency_p50_ms": figures["stack_turn_latency_p50_ms"],
+        "turn_latency_p99_ms": figures["stack_turn_latency_p99_ms"],
+        "host_steal_pct": figures["stack_host_steal_pct"],
+        # The machine's speed in that run: the table service does the same work a
+        # hand either way (one PlayMany stream, from the bots or from the
+        # gateway), so its CPU per hand differing between the ways is the
+        # machine, not the hop.
+        "table_cpu_ms_per_hand": figures.get("stack_cpu_ms_per_hand_table", 0.0),
+        "gateway_cpu_ms_per_hand": figures.get("stack_cpu_ms_per_hand_gateway", 0.0),
+    }
+
+
 def _hop(name: str, think_ms: float) -> dict[str, float]:
-    """One pace, direct then through the gateway."""
+    """One pace: direct, gateway, gateway, direct (``bench.alternate``: the
+    machine's speed drifts between runs), each way the mean of its two runs."""
+    direct, gateway = alternate(
+        lambda: _run_figures(think_ms, False), lambda: _run_figures(think_ms, True)
+    )
     out: dict[str, float] = {}
-    runs: dict[str, Mapping[str, float]] = {}
-    for way, via in (("direct", False), ("gateway", True)):
-        bench = StackBench(think_ms=think_ms, ceiling_seconds=0.2, via_gateway=via)
-        figures = runs[way] = _measure(bench)
-        out[f"door_{name}_{way}_hands_per_s"] = figures[hands_key(bench.tables, bench.seats)]
-        out[f"door_{name}_{way}_turn_latency_p50_ms"] = figures["stack_turn_latency_p50_ms"]
-        out[f"door_{name}_{way}_turn_latency_p99_ms"] = figures["stack_turn_latency_p99_ms"]
-        out[f"door_{name}_{way}_host_steal_pct"] = figures["stack_host_steal_pct"]
-    out[f"door_{name}_gateway_cpu_ms_per_hand"] = runs["gateway"].get(
-        "stack_cpu_ms_per_hand_gateway", 0.0
+    for way, runs in (("direct", direct), ("gateway", gateway)):
+        for key in ("hands_per_s", "turn_latency_p50_ms", "turn_latency_p99_ms"):
+            out[f"door_{name}_{way}_{key}"] = mean([r[key] for r in runs])
+        out[f"door_{name}_{way}_host_steal_pct"] = max(r["host_steal_pct"] for r in runs)
+        out[f"door_{name}_{way}_table_cpu_ms_per_hand"] = mean(
+            [r["table_cpu_ms_per_hand"] for r in runs]
+        )
+    out[f"door_{name}_gateway_cpu_ms_per_hand"] = mean(
+        [r["gateway_cpu_ms_per_hand"] for r in gateway]
+    )
+    # How far each way's two runs were apart in hands/s, the larger of the two:
+    # the ratios below are only as good as this is small.
+    out[f"door_{name}_runs_spread"] = max(
+        spread([r["hands_per_s"] for r in runs]) for runs in (direct, gateway)
     )
     out[f"door_{name}_hands_ratio"] = _ratio(
         out[f"door_{name}_gateway_hands_per_s"], out[f"door_{name}_direct_hands_per_s"]

@@ -9,8 +9,10 @@ the full-stack benchmark, bench/stack.py, about 45 s; ``--only stack_paced``: th
 room paced by the bots' thinking time, about 40 s; ``--only scale``: one table
 process with 1,000 tables of bots thinking 1 s +/- 50 %, then 300 at 200 ms, then
 20 flat out, bench/scale.py, about 5 min; ``--only soak``: the stack room on a fresh
-lobby store and on one of 3 million ledger rows and a million hands, bench/soak.py,
-about 2 min plus the store's first build) re-measures a
+lobby store and on one of 3 million ledger rows and a million hands, fresh, filled,
+filled, fresh, bench/soak.py, about 3 min plus the store's first build; ``--only
+door``: the room direct and through the gateway, four runs at each of two paces,
+bench/door.py, about 5 min) re-measures a
 subset: its keys are updated in the existing results.json and the others are kept
 (so they then come from different runs; plain ``make bench`` measures everything
 again).  ``--no-write`` prints the figures without touching results.json.

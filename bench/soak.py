@@ -20,6 +20,9 @@ Setup (``bench.run`` group ``soak``):
 - each run is ``bench.stack``'s default room (20 tables x 6 bots, flat out) with
   the lobby started on a copy of its store (``StackBench.lobby_db``), so every run
   starts from the same file and the cached one is never written;
+- four runs, fresh, filled, filled, fresh (``bench.alternate``: this machine's
+  speed drifts by up to 30 % between runs, more than the difference measured),
+  each store's figures the mean of its two runs;
 - after the runs, on the prefilled copy as the runs left it: how long the lobby's
   opening of the store takes (``LobbyStore``: its running totals start from one
   ``totals()``) and one full reconciliation (``reconcile_sums``, what
@@ -31,7 +34,10 @@ Setup (``bench.run`` group ``soak``):
 
 Keys: ``soak_{fresh,filled}_turn_latency_p99_ms`` and ``_p50_ms``,
 ``soak_{fresh,filled}_lobby_cpu_ms_per_hand``, ``soak_{fresh,filled}_hands_per_s``,
-``soak_{fresh,filled}_host_steal_pct``; ``soak_p99_ratio`` and
+``soak_{fresh,filled}_host_steal_pct``; ``soak_{fresh,filled}_table_cpu_ms_per_hand``
+(the table's work a hand is the same on either store: the machine's speed in
+those runs) and ``soak_{fresh,filled}_runs_spread`` (each store's two runs apart
+in hands/s, a share); ``soak_p99_ratio`` and
 ``soak_lobby_cpu_ratio`` (filled over fresh: the target is at most 1.15);
 ``soak_prefill_ledger_rows``, ``soak_prefill_hands``, ``soak_prefill_mb``,
 ``soak_prefill_build_s`` (the build's time, when this run built it; else the
@@ -55,6 +61,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
+from bench.alternate import alternate, mean, spread
 from bench.prefill import PREFILL_VERSION, Prefill, build
 from bench.stack import StackBench, StackRun, hands_key, measure_stack
 from services.lobby.store import LobbyStore
@@ -112,17 +119,40 @@ def _run(lobby_db: Path) -> StackRun:
     return result
 
 
-def _figures(name: str, run: StackRun) -> dict[str, float]:
+def _figures(run: StackRun) -> dict[str, float]:
+    """One run's figures that each store's mean is taken of."""
     f = run.figures
     bench = StackBench()
     return {
-        f"soak_{name}_hands_per_s": f[hands_key(bench.tables, bench.seats)],
-        f"soak_{name}_turn_latency_p50_ms": f["stack_turn_latency_p50_ms"],
-        f"soak_{name}_turn_latency_p99_ms": f["stack_turn_latency_p99_ms"],
-        f"soak_{name}_lobby_cpu_ms_per_hand": f["stack_cpu_ms_per_hand_lobby"],
-        f"soak_{name}_host_steal_pct": f["stack_host_steal_pct"],
-        f"soak_{name}_reconcile_in_window": _reconcile_in_window(run),
+        "hands_per_s": f[hands_key(bench.tables, bench.seats)],
+        "turn_latency_p50_ms": f["stack_turn_latency_p50_ms"],
+        "turn_latency_p99_ms": f["stack_turn_latency_p99_ms"],
+        "lobby_cpu_ms_per_hand": f["stack_cpu_ms_per_hand_lobby"],
+        # The machine's speed in that run: the table's work a hand does not
+        # depend on the lobby's store.
+        "table_cpu_ms_per_hand": f.get("stack_cpu_ms_per_hand_table", 0.0),
+        "host_steal_pct": f["stack_host_steal_pct"],
+        "reconcile_in_window": _reconcile_in_window(run),
     }
+
+
+def _combined(name: str, runs: list[dict[str, float]]) -> dict[str, float]:
+    """A store's two runs as one: the mean of each figure; the worst steal, and
+    whether a reconciliation ran in either window."""
+    out = {
+        f"soak_{name}_{key}": mean([r[key] for r in runs])
+        for key in (
+            "hands_per_s",
+            "turn_latency_p50_ms",
+            "turn_latency_p99_ms",
+            "lobby_cpu_ms_per_hand",
+            "table_cpu_ms_per_hand",
+        )
+    }
+    out[f"soak_{name}_host_steal_pct"] = max(r["host_steal_pct"] for r in runs)
+    out[f"soak_{name}_reconcile_in_window"] = max(r["reconcile_in_window"] for r in runs)
+    out[f"soak_{name}_runs_spread"] = spread([r["hands_per_s"] for r in runs])
+    return out
 
 
 def _reconcile_in_window(run: StackRun) -> int:
@@ -152,7 +182,7 @@ def _store_timings(path: Path) -> dict[str, float]:
 
 
 def run(spec: Prefill = SOAK) -> dict[str, float]:
-    """The ``soak`` group of ``bench.run``: fresh, then filled (module doc)."""
+    """The ``soak`` group of ``bench.run``: fresh, filled, filled, fresh (module doc)."""
     cached, built = cached_store(spec)
     figures: dict[str, float] = {
         "soak_prefill_ledger_rows": spec.ledger_rows,
@@ -163,14 +193,31 @@ def run(spec: Prefill = SOAK) -> dict[str, float]:
         "soak_warmup_s": StackBench().warmup_s,
     }
     with tempfile.TemporaryDirectory(dir=cache_dir()) as work:
-        fresh = Path(work) / "fresh.db"
-        build(fresh, Prefill(ledger_rows=0, hands=0, tables=spec.tables), log=lambda _: None)
-        figures.update(_figures("fresh", _run(fresh)))
+        empty = Path(work) / "empty.db"
+        build(empty, Prefill(ledger_rows=0, hands=0, tables=spec.tables), log=lambda _: None)
         filled = Path(work) / "filled.db"
-        t = time.monotonic()
-        shutil.copyfile(cached, filled)
-        figures["soak_copy_s"] = round(time.monotonic() - t, 1)
-        figures.update(_figures("filled", _run(filled)))
+        copies: list[float] = []
+
+        def on_fresh() -> dict[str, float]:
+            fresh = Path(work) / "fresh.db"
+            shutil.copyfile(empty, fresh)
+            try:
+                return _figures(_run(fresh))
+            finally:
+                fresh.unlink()
+
+        def on_filled() -> dict[str, float]:
+            # Every run starts from the cached build: a new copy each time (the
+            # last one stays for the timings below).
+            t = time.monotonic()
+            shutil.copyfile(cached, filled)
+            copies.append(time.monotonic() - t)
+            return _figures(_run(filled))
+
+        fresh_runs, filled_runs = alternate(on_fresh, on_filled)
+        figures.update(_combined("fresh", fresh_runs))
+        figures.update(_combined("filled", filled_runs))
+        figures["soak_copy_s"] = round(max(copies), 1)
         figures.update(_store_timings(filled))
     for key, what in (("p99", "turn_latency_p99_ms"), ("lobby_cpu", "lobby_cpu_ms_per_hand")):
         fresh_value = figures[f"soak_fresh_{what}"]
