@@ -83,7 +83,6 @@ def main(argv: list[str] | None = None) -> int:
     for name in selected:
         print(f"{name} ...", flush=True)
         results.update(GROUPS[name]())
-    results.update(stack.tls_figures(results))
     results["python"] = platform.python_version()
     results["machine"] = platform.machine()
     results["seconds"] = round(time.time() - started, 1)

@@ -96,6 +96,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench import grpc_ceiling
+from bench.alternate import alternate, mean, spread
 from bench.stack_figures import (
     PROCESSES,
     details_of,
@@ -361,43 +362,54 @@ def run_paced() -> dict[str, float]:
     return paced_figures(bench, result.figures)
 
 
-def run_plaintext() -> dict[str, float]:
-    """The ``stack_plaintext`` group of ``bench.run``: the ``stack`` group's room
-    with the services in plaintext (GRPC_PLAINTEXT=1, a bench-only mode), and
-    what mutual TLS costs as ratios to it: ``stack_tls_hands_ratio`` (hands/s
-    with TLS over without) and ``stack_tls_p99_ratio`` (the p99 with TLS over
-    without), from the ``stack`` group of the same ``bench.run``, measured just
-    before (``tls_figures``)."""
-    bench = StackBench(plaintext=True, ceiling_seconds=0.5)
+def _tls_run(plaintext: bool) -> dict[str, float]:
+    """One run of the ``stack`` group's room, with or without TLS: the figures
+    ``run_plaintext`` takes the means of."""
+    bench = StackBench(plaintext=plaintext, ceiling_seconds=0.2)
     result = asyncio.run(measure_stack(bench))
     if not result.clean:
         raise RuntimeError(f"a process did not exit cleanly: {result.exit_codes}")
     figures = result.figures
-    cpu = sum(v for k, v in figures.items() if k.startswith("stack_cpu_ms_per_hand_"))
     return {
-        "stack_plaintext_hands_per_s": figures[hands_key(bench.tables, bench.seats)],
-        "stack_plaintext_turn_latency_p50_ms": figures["stack_turn_latency_p50_ms"],
-        "stack_plaintext_turn_latency_p99_ms": figures["stack_turn_latency_p99_ms"],
-        "stack_plaintext_cpu_ms_per_hand": round(cpu, 2),
-        "stack_plaintext_host_steal_pct": figures["stack_host_steal_pct"],
+        "hands_per_s": figures[hands_key(bench.tables, bench.seats)],
+        "turn_latency_p50_ms": figures["stack_turn_latency_p50_ms"],
+        "turn_latency_p99_ms": figures["stack_turn_latency_p99_ms"],
+        "cpu_ms_per_hand": sum(
+            v for k, v in figures.items() if k.startswith("stack_cpu_ms_per_hand_")
+        ),
+        "host_steal_pct": figures["stack_host_steal_pct"],
     }
 
 
-def tls_figures(results: Mapping[str, float | str]) -> dict[str, float]:
-    """The cost of mutual TLS, when a run measured both ``stack`` and
-    ``stack_plaintext``: hands/s and p99 with TLS as ratios to without."""
-    key = hands_key(StackBench.tables, StackBench.seats)
-    tls, plain = results.get(key), results.get("stack_plaintext_hands_per_s")
-    p99, plain_p99 = (
-        results.get("stack_turn_latency_p99_ms"),
-        results.get("stack_plaintext_turn_latency_p99_ms"),
+def run_plaintext() -> dict[str, float]:
+    """The ``stack_plaintext`` group of ``bench.run``: the ``stack`` group's room
+    with the services in plaintext (GRPC_PLAINTEXT=1, a bench-only mode) against
+    the same room with mutual TLS, run TLS, plaintext, plaintext, TLS
+    (``bench.alternate``: the machine's speed drifts between runs by more than
+    TLS costs), each side the mean of its two runs.  Keys: ``stack_plaintext_*``
+    (hands/s, p50/p99, CPU per hand over every process, steal) and what mutual
+    TLS costs as ratios to plaintext: ``stack_tls_hands_ratio`` (hands/s),
+    ``stack_tls_p99_ratio`` (the p99), ``stack_tls_cpu_ratio`` (CPU per hand:
+    the steadiest of the three); ``stack_tls_runs_spread``: the larger of the
+    two sides' spreads in hands/s between their two runs."""
+    tls, plain = alternate(lambda: _tls_run(False), lambda: _tls_run(True))
+    out: dict[str, float] = {
+        f"stack_plaintext_{key}": mean([r[key] for r in plain])
+        for key in ("hands_per_s", "turn_latency_p50_ms", "turn_latency_p99_ms", "cpu_ms_per_hand")
+    }
+    out["stack_plaintext_host_steal_pct"] = max(r["host_steal_pct"] for r in plain + tls)
+    for name, key in (
+        ("hands", "hands_per_s"),
+        ("p99", "turn_latency_p99_ms"),
+        ("cpu", "cpu_ms_per_hand"),
+    ):
+        over = mean([r[key] for r in tls])
+        under = mean([r[key] for r in plain])
+        out[f"stack_tls_{name}_ratio"] = round(over / under, 3) if under else 0.0
+    out["stack_tls_runs_spread"] = max(
+        spread([r["hands_per_s"] for r in side]) for side in (tls, plain)
     )
-    figures: dict[str, float] = {}
-    if isinstance(tls, float | int) and isinstance(plain, float | int) and plain:
-        figures["stack_tls_hands_ratio"] = round(tls / plain, 3)
-    if isinstance(p99, float | int) and isinstance(plain_p99, float | int) and plain_p99:
-        figures["stack_tls_p99_ratio"] = round(p99 / plain_p99, 3)
-    return figures
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bench import alternate, door, soak
+from bench import alternate, door, soak, stack
 from bench.stack_figures import hands_key
 
 
@@ -116,3 +116,30 @@ def test_the_soak_takes_each_stores_mean_and_says_how_far_its_runs_were_apart() 
         "soak_filled_reconcile_in_window": 1,
         "soak_filled_runs_spread": 0.25,
     }
+
+
+def test_what_tls_costs_is_taken_tls_plain_plain_tls(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The machine slows steadily; TLS costs 10 % of the CPU per hand.
+    speed = iter([1.0, 1.1, 1.2, 1.3])
+    sides: list[bool] = []
+
+    def one_run(plaintext: bool) -> dict[str, float]:
+        sides.append(plaintext)
+        slow = next(speed)
+        return {
+            "hands_per_s": 100.0 / slow,
+            "turn_latency_p50_ms": 10.0 * slow,
+            "turn_latency_p99_ms": 30.0 * slow,
+            "cpu_ms_per_hand": (20.0 if plaintext else 22.0) * slow,
+            "host_steal_pct": 0.2 if plaintext else 0.0,
+        }
+
+    monkeypatch.setattr(stack, "_tls_run", one_run)
+    out = stack.run_plaintext()
+    assert sides == [False, True, True, False]
+    assert out["stack_plaintext_cpu_ms_per_hand"] == 23.0  # 20 x (1.1 + 1.2) / 2
+    assert out["stack_tls_cpu_ratio"] == 1.1
+    assert out["stack_tls_p99_ratio"] == 1.0
+    assert out["stack_plaintext_host_steal_pct"] == 0.2
+    assert out["stack_tls_hands_ratio"] == 1.015  # 1 / slowness is convex: nearly 1
+    assert out["stack_tls_runs_spread"] == 0.231  # 100 against 76.9
