@@ -19,11 +19,13 @@ when the machine moved more than the difference being measured.
 (['a', 'b', 'b', 'a'], [1, 4], [2, 3])
 >>> mean([1.0, 2.0]), spread([80.0, 100.0]), spread([0.0, 0.0])
 (1.5, 0.2, 0.0)
+>>> means([{"hands": 80.0, "p99": 30.0}, {"hands": 100.0, "p99": 40.0}], ["hands"])
+{'hands': 90.0}
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -41,6 +43,11 @@ def alternate(a: Callable[[], T], b: Callable[[], T]) -> tuple[list[T], list[T]]
 def mean(values: list[float]) -> float:
     """The mean, to two decimals (0.0 for none)."""
     return round(sum(values) / len(values), 2) if values else 0.0
+
+
+def means(runs: Sequence[Mapping[str, float]], keys: Iterable[str]) -> dict[str, float]:
+    """Each key's ``mean`` over the runs (one side's runs of an ``alternate``)."""
+    return {key: mean([run[key] for run in runs]) for key in keys}
 
 
 def spread(values: list[float]) -> float:

@@ -43,10 +43,8 @@ connection (``bench.stack_spectators``; the bots play at their shards):
 
 from __future__ import annotations
 
-import asyncio
-
-from bench.alternate import alternate, mean, spread
-from bench.stack import PACED_THINK_MS, StackBench, measure_stack
+from bench.alternate import alternate, mean, means, spread
+from bench.stack import PACED_THINK_MS, StackBench, measured, turn_figures
 from bench.stack_figures import hands_key
 
 SPECTATORS = 2_000
@@ -57,10 +55,7 @@ SPECTATOR_WARMUP_S = 10.0
 
 
 def _measure(bench: StackBench) -> dict[str, float]:
-    result = asyncio.run(measure_stack(bench))
-    if not result.clean:
-        raise RuntimeError(f"a process did not exit cleanly: {result.exit_codes}")
-    return result.figures
+    return measured(bench).figures
 
 
 def _ratio(over: float, under: float) -> float:
@@ -72,10 +67,7 @@ def _run_figures(think_ms: float, via_gateway: bool) -> dict[str, float]:
     bench = StackBench(think_ms=think_ms, ceiling_seconds=0.2, via_gateway=via_gateway)
     figures = _measure(bench)
     return {
-        "hands_per_s": figures[hands_key(bench.tables, bench.seats)],
-        "turn_latency_p50_ms": figures["stack_turn_latency_p50_ms"],
-        "turn_latency_p99_ms": figures["stack_turn_latency_p99_ms"],
-        "host_steal_pct": figures["stack_host_steal_pct"],
+        **turn_figures(bench, figures),
         # The machine's speed in that run: the table service does the same work a
         # hand either way (one PlayMany stream, from the bots or from the
         # gateway), so its CPU per hand differing between the ways is the
@@ -83,6 +75,10 @@ def _run_figures(think_ms: float, via_gateway: bool) -> dict[str, float]:
         "table_cpu_ms_per_hand": figures.get("stack_cpu_ms_per_hand_table", 0.0),
         "gateway_cpu_ms_per_hand": figures.get("stack_cpu_ms_per_hand_gateway", 0.0),
     }
+
+
+# The figures each way gives as the mean of its two runs.
+MEANS = ("hands_per_s", "turn_latency_p50_ms", "turn_latency_p99_ms", "table_cpu_ms_per_hand")
 
 
 def _hop(name: str, think_ms: float) -> dict[str, float]:
@@ -93,12 +89,9 @@ def _hop(name: str, think_ms: float) -> dict[str, float]:
     )
     out: dict[str, float] = {}
     for way, runs in (("direct", direct), ("gateway", gateway)):
-        for key in ("hands_per_s", "turn_latency_p50_ms", "turn_latency_p99_ms"):
-            out[f"door_{name}_{way}_{key}"] = mean([r[key] for r in runs])
+        for key, value in means(runs, MEANS).items():
+            out[f"door_{name}_{way}_{key}"] = value
         out[f"door_{name}_{way}_host_steal_pct"] = max(r["host_steal_pct"] for r in runs)
-        out[f"door_{name}_{way}_table_cpu_ms_per_hand"] = mean(
-            [r["table_cpu_ms_per_hand"] for r in runs]
-        )
     out[f"door_{name}_gateway_cpu_ms_per_hand"] = mean(
         [r["gateway_cpu_ms_per_hand"] for r in gateway]
     )

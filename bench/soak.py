@@ -51,7 +51,6 @@ cached build's) and ``soak_prefill_cached`` (1: reused); ``soak_copy_s``;
 from __future__ import annotations
 
 import argparse
-import asyncio
 import hashlib
 import json
 import os
@@ -61,9 +60,9 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from bench.alternate import alternate, mean, spread
+from bench.alternate import alternate, means, spread
 from bench.prefill import PREFILL_VERSION, Prefill, build
-from bench.stack import StackBench, StackRun, hands_key, measure_stack
+from bench.stack import StackBench, StackRun, measured, turn_figures
 from services.lobby.store import LobbyStore
 
 SOAK = Prefill()  # 3,000,000 ledger rows and 1,000,000 hands over 20 tables
@@ -113,25 +112,18 @@ def cached_store(spec: Prefill = SOAK) -> tuple[Path, dict[str, float]]:
 
 def _run(lobby_db: Path) -> StackRun:
     # The ceilings are the stack group's business: as short as they go here.
-    result = asyncio.run(measure_stack(StackBench(lobby_db=str(lobby_db), ceiling_seconds=0.2)))
-    if not result.clean:
-        raise RuntimeError(f"a process did not exit cleanly: {result.exit_codes}")
-    return result
+    return measured(StackBench(lobby_db=str(lobby_db), ceiling_seconds=0.2))
 
 
 def _figures(run: StackRun) -> dict[str, float]:
     """One run's figures that each store's mean is taken of."""
     f = run.figures
-    bench = StackBench()
     return {
-        "hands_per_s": f[hands_key(bench.tables, bench.seats)],
-        "turn_latency_p50_ms": f["stack_turn_latency_p50_ms"],
-        "turn_latency_p99_ms": f["stack_turn_latency_p99_ms"],
+        **turn_figures(StackBench(), f),
         "lobby_cpu_ms_per_hand": f["stack_cpu_ms_per_hand_lobby"],
         # The machine's speed in that run: the table's work a hand does not
         # depend on the lobby's store.
         "table_cpu_ms_per_hand": f.get("stack_cpu_ms_per_hand_table", 0.0),
-        "host_steal_pct": f["stack_host_steal_pct"],
         "reconcile_in_window": _reconcile_in_window(run),
     }
 
@@ -139,16 +131,14 @@ def _figures(run: StackRun) -> dict[str, float]:
 def _combined(name: str, runs: list[dict[str, float]]) -> dict[str, float]:
     """A store's two runs as one: the mean of each figure; the worst steal, and
     whether a reconciliation ran in either window."""
-    out = {
-        f"soak_{name}_{key}": mean([r[key] for r in runs])
-        for key in (
-            "hands_per_s",
-            "turn_latency_p50_ms",
-            "turn_latency_p99_ms",
-            "lobby_cpu_ms_per_hand",
-            "table_cpu_ms_per_hand",
-        )
-    }
+    keys = (
+        "hands_per_s",
+        "turn_latency_p50_ms",
+        "turn_latency_p99_ms",
+        "lobby_cpu_ms_per_hand",
+        "table_cpu_ms_per_hand",
+    )
+    out = {f"soak_{name}_{key}": value for key, value in means(runs, keys).items()}
     out[f"soak_{name}_host_steal_pct"] = max(r["host_steal_pct"] for r in runs)
     out[f"soak_{name}_reconcile_in_window"] = max(r["reconcile_in_window"] for r in runs)
     out[f"soak_{name}_runs_spread"] = spread([r["hands_per_s"] for r in runs])

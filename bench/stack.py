@@ -96,7 +96,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench import grpc_ceiling
-from bench.alternate import alternate, mean, spread
+from bench.alternate import alternate, mean, means, spread
 from bench.stack_figures import (
     PROCESSES,
     details_of,
@@ -322,12 +322,32 @@ async def measure_stack(bench: StackBench = StackBench()) -> StackRun:
 RECONCILED = "lobby_ledger_reconciled_timestamp_seconds"
 
 
-def run() -> dict[str, float]:
-    """The ``stack`` group of ``bench.run``: the default configuration, 20 x 6."""
-    result = asyncio.run(measure_stack())
+def measured(bench: StackBench = StackBench()) -> StackRun:
+    """``measure_stack`` to its end; a run where a process did not exit cleanly is
+    refused (its figures would be a broken room's)."""
+    result = asyncio.run(measure_stack(bench))
     if not result.clean:
         raise RuntimeError(f"a process did not exit cleanly: {result.exit_codes}")
-    return result.figures
+    return result
+
+
+def turn_figures(bench: StackBench, figures: Mapping[str, float]) -> dict[str, float]:
+    """One run's room-wide figures, unprefixed: hands/s, the turn latency's p50
+    and p99, CPU per hand over every process, steal (the keys the paced group
+    and the A-B-B-A comparisons, ``bench.alternate``, are made of)."""
+    cpu = sum(v for k, v in figures.items() if k.startswith("stack_cpu_ms_per_hand_"))
+    return {
+        "hands_per_s": figures[hands_key(bench.tables, bench.seats)],
+        "turn_latency_p50_ms": figures["stack_turn_latency_p50_ms"],
+        "turn_latency_p99_ms": figures["stack_turn_latency_p99_ms"],
+        "cpu_ms_per_hand": round(cpu, 2),
+        "host_steal_pct": figures["stack_host_steal_pct"],
+    }
+
+
+def run() -> dict[str, float]:
+    """The ``stack`` group of ``bench.run``: the default configuration, 20 x 6."""
+    return measured().figures
 
 
 SPECTATORS_NICENESS = 10
@@ -336,15 +356,10 @@ PACED_THINK_MS = 8.0  # about 55-60 hands/s here, against about 70 flat out
 
 def paced_figures(bench: StackBench, figures: Mapping[str, float]) -> dict[str, float]:
     """A paced run's keys: ``stack_paced_*``, the room's speed and the latency at it."""
-    cpu = sum(v for k, v in figures.items() if k.startswith("stack_cpu_ms_per_hand_"))
     return {
         "stack_paced_think_ms": bench.think_ms,
-        "stack_paced_hands_per_s": figures[hands_key(bench.tables, bench.seats)],
-        "stack_paced_turn_latency_p50_ms": figures["stack_turn_latency_p50_ms"],
-        "stack_paced_turn_latency_p99_ms": figures["stack_turn_latency_p99_ms"],
+        **{f"stack_paced_{key}": value for key, value in turn_figures(bench, figures).items()},
         "stack_paced_turn_latency_samples": figures["stack_turn_latency_samples"],
-        "stack_paced_cpu_ms_per_hand": round(cpu, 2),
-        "stack_paced_host_steal_pct": figures["stack_host_steal_pct"],
     }
 
 
@@ -356,29 +371,14 @@ def run_paced() -> dict[str, float]:
     capacity planning).  The thinking is not in the latency (the clock starts when
     the bot has decided)."""
     bench = StackBench(think_ms=PACED_THINK_MS, ceiling_seconds=0.5)
-    result = asyncio.run(measure_stack(bench))
-    if not result.clean:
-        raise RuntimeError(f"a process did not exit cleanly: {result.exit_codes}")
-    return paced_figures(bench, result.figures)
+    return paced_figures(bench, measured(bench).figures)
 
 
 def _tls_run(plaintext: bool) -> dict[str, float]:
     """One run of the ``stack`` group's room, with or without TLS: the figures
     ``run_plaintext`` takes the means of."""
     bench = StackBench(plaintext=plaintext, ceiling_seconds=0.2)
-    result = asyncio.run(measure_stack(bench))
-    if not result.clean:
-        raise RuntimeError(f"a process did not exit cleanly: {result.exit_codes}")
-    figures = result.figures
-    return {
-        "hands_per_s": figures[hands_key(bench.tables, bench.seats)],
-        "turn_latency_p50_ms": figures["stack_turn_latency_p50_ms"],
-        "turn_latency_p99_ms": figures["stack_turn_latency_p99_ms"],
-        "cpu_ms_per_hand": sum(
-            v for k, v in figures.items() if k.startswith("stack_cpu_ms_per_hand_")
-        ),
-        "host_steal_pct": figures["stack_host_steal_pct"],
-    }
+    return turn_figures(bench, measured(bench).figures)
 
 
 def run_plaintext() -> dict[str, float]:
@@ -394,8 +394,10 @@ def run_plaintext() -> dict[str, float]:
     two sides' spreads in hands/s between their two runs."""
     tls, plain = alternate(lambda: _tls_run(False), lambda: _tls_run(True))
     out: dict[str, float] = {
-        f"stack_plaintext_{key}": mean([r[key] for r in plain])
-        for key in ("hands_per_s", "turn_latency_p50_ms", "turn_latency_p99_ms", "cpu_ms_per_hand")
+        f"stack_plaintext_{key}": value
+        for key, value in means(
+            plain, ("hands_per_s", "turn_latency_p50_ms", "turn_latency_p99_ms", "cpu_ms_per_hand")
+        ).items()
     }
     out["stack_plaintext_host_steal_pct"] = max(r["host_steal_pct"] for r in plain + tls)
     for name, key in (
