@@ -69,6 +69,19 @@ def batched_methods(service: ServiceDescriptor) -> dict[str, BatchedMethod]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Early:
+    """Replies a server may send before the work done before them is durable.
+
+    ``BatchServer.answer`` with an ``early`` test yields a batch's replies that
+    pass it as ``Early`` ahead of the rest (a plain ``ReplyBatch``): the lobby's
+    group commit (services/lobby/commits.py) sends these at once and holds the
+    rest until their fsync.  The client matches replies by id, so their order
+    across messages does not matter."""
+
+    replies: ReplyBatch
+
+
 def require_calls(batch: CallBatch) -> None:
     """A batch carries at least one call (INVALID_ARGUMENT otherwise)."""
     if not batch.calls:
@@ -119,12 +132,33 @@ class BatchServer:
         into one message; an empty batch is INVALID_ARGUMENT (it ends the stream).
         ``handlers`` replaces some of the servicer's coroutines for this stream
         (by method name), for a service that keeps something per stream."""
+        async for replies in self.answer_early(batches, context, handlers, None):
+            assert isinstance(replies, ReplyBatch)  # nothing is early without a test
+            yield replies
+
+    async def answer_early(
+        self,
+        batches: AsyncIterator[CallBatch],
+        context: Any,
+        handlers: Mapping[str, Handler] | None,
+        early: Callable[[Message], bool] | None,
+    ) -> AsyncIterator[ReplyBatch | Early]:
+        """``answer``, where the responses ``early`` says may leave at once go
+        first, as ``Early``, and the batch's other replies follow in a
+        ``ReplyBatch`` (none is yielded empty)."""
         run = self._handlers if handlers is None else {**self._handlers, **handlers}
         async for batch in batches:
             require_calls(batch)
             replies = ReplyBatch()
+            first = ReplyBatch()
             for n, call in enumerate(batch.calls, 1):
-                method, code = await self._answer(call, replies.replies.add(), run, context)
+                if early is None:
+                    method, code, _ = await self._answer(call, replies.replies.add(), run, context)
+                else:
+                    reply = Reply()
+                    method, code, response = await self._answer(call, reply, run, context)
+                    into = first if response is not None and early(response) else replies
+                    into.replies.append(reply)
                 self._calls.labels(method, code.name).inc()
                 if n % YIELD_EVERY == 0:
                     # A handler that never awaits (the dealer opening a deck) would
@@ -132,13 +166,17 @@ class BatchServer:
                     # thousands of calls at once must not stall the other streams.
                     await asyncio.sleep(0)
             self._sizes.observe(len(batch.calls))
-            yield replies
+            if first.replies:
+                yield Early(first)
+            if replies.replies:
+                yield replies
 
     async def _answer(
         self, call: Call, reply: Reply, run: Mapping[str, Handler], context: Any
-    ) -> tuple[str, grpc.StatusCode]:
+    ) -> tuple[str, grpc.StatusCode, Message | None]:
         """Run one call into ``reply``: the response, or the status the unary call
-        would have ended with as ``reply.error``.  Returns (method label, code)."""
+        would have ended with as ``reply.error``.  Returns (method label, code,
+        the response or None)."""
         reply.id = call.id
         method = self._methods.get(call.method)
         label = call.method if method is not None else UNKNOWN_METHOD
@@ -163,7 +201,7 @@ class BatchServer:
                 raise InvalidArgumentError(bad.details) from None
             response = await run[method.name](request, context)
             reply.response = response.SerializeToString()
-            return label, grpc.StatusCode.OK
+            return label, grpc.StatusCode.OK, response
         except Exception as error:
             status = status_of(error, self._codes)
             if status is None:
@@ -171,4 +209,4 @@ class BatchServer:
                 status = (grpc.StatusCode.INTERNAL, "internal error")
             reply.error.code = status[0].value[0]
             reply.error.message = status[1]
-            return label, status[0]
+            return label, status[0], None

@@ -59,6 +59,12 @@ class TableBook(Protocol):
         """The hand in progress, if any, voided at a table-service takeover."""
         ...
 
+    def hand_recorded(self, table_id: str, hand_id: str) -> pb.HandRecordedResponse:
+        """Whether the hand's result, as the table reported it, is in the lobby's
+        state (durable once the caller has waited for the committer), and the
+        table's pending hand."""
+        ...
+
     def list_hands(self, request: pb.ListHandsRequest) -> pb.ListHandsResponse:
         """The table's hands, newest first."""
         ...

@@ -52,6 +52,23 @@ answer, one wait.  A stream (the hand protocol's ``Batch``, a tournament's
 events) is read on while earlier messages wait, so batches do not queue
 behind each other's fsync; each message is sent, in order, once durable.
 
+**Hand results answered when applied.**  One answer does not wait: the
+FinishHand that applies a hand's result (``recorded`` false in its response;
+``answered_early``), alone or in a Batch message (``service_kit.batches.Early``,
+sent ahead of the replies still waiting).  The table then tells the players the
+hand is over at once, so a group window costs the hand-ending action nothing;
+and before it deals the plan that came with the answer, it asks
+``HandRecorded``, answered like any call once everything before it is durable:
+the result is then recorded, and the plan too (it was written in the same
+transaction).  So no hand is dealt on a plan a crash could lose, and a hand
+the table was told is recorded survives a SIGKILL
+(``tests/system/durability/test_group_commit_kill.py``).  A crash between the
+two answers loses the result and the plan: the restarted lobby voids the hand
+(as it voids any hand pending at a restart), HandRecorded says so, and the
+table records the hand voided and tells its players, as when a FinishHand is
+refused; the plan is never dealt.  Every other FinishHand answer (a repeat, a
+refusal) waits as before, and says ``recorded`` true.
+
 If a COMMIT or an fsync fails the process cannot tell what is on disk
 (PostgreSQL panics on a failed fsync for the same reason): the waiting
 answers fail (UNAVAILABLE: not recorded), nothing is answered after, and the
@@ -80,6 +97,8 @@ from typing import Any
 
 import grpc
 
+from poker.lobby.v1 import lobby_pb2
+from service_kit.batches import Early
 from service_kit.errors import ServiceError
 from service_kit.logs import get_logger
 
@@ -350,12 +369,21 @@ class GroupCommitter:
             os.close(fd)
 
 
+def answered_early(response: object) -> bool:
+    """A FinishHand answered when its result is applied (``recorded`` false)
+    leaves at once: see "Hand results answered when applied" in the module."""
+    return isinstance(response, lobby_pb2.FinishHandResponse) and not response.recorded
+
+
 class DurableServicer:
     """A servicer whose every answer waits for the committer (module doc).
 
     The generated ``add_*Servicer_to_server`` reads each RPC as an attribute:
-    a unary RPC is answered once ``wait()`` after it; a streaming one reads on
-    (up to ``STREAM_AHEAD`` messages) while each message waits its turn."""
+    a unary RPC is answered once ``wait()`` after it, unless it was answered
+    early (``answered_early``); a streaming one reads on (up to
+    ``STREAM_AHEAD`` messages) while each message waits for the transactions
+    committed before it, in order, and an ``Early`` message (the replies a
+    Batch stream answered early) goes at once, ahead of those waiting."""
 
     def __init__(self, servicer: object, committer: GroupCommitter) -> None:
         self._servicer = servicer
@@ -382,42 +410,66 @@ class DurableServicer:
 
         async def unary(request: Any, context: Any) -> Any:
             try:
-                return await method(request, context)
-            finally:
+                response = await method(request, context)
+            except BaseException:
                 await committer.wait()
+                raise
+            if not answered_early(response):
+                await committer.wait()
+            return response
 
         return unary
 
     def _stream(self, method: Callable[..., AsyncIterator[Any]]) -> Callable[..., Any]:
         committer = self._committer
         store = committer._store
+        end = object()
 
         async def stream(request: Any, context: Any) -> AsyncIterator[Any]:
-            ahead: asyncio.Queue[tuple[Any, int] | BaseException | None] = asyncio.Queue(
-                STREAM_AHEAD
-            )
+            # Each message waits for the transactions committed before it (its
+            # future, released in commit order, queues it); an Early one is queued
+            # at once.  ``room`` bounds what one stream holds.
+            out: asyncio.Queue[Any] = asyncio.Queue()
+            room = asyncio.Semaphore(STREAM_AHEAD)
+
+            def when_durable(item: Any) -> None:
+                try:
+                    future = committer.wait(store.commits)
+                except NotDurableError as error:
+                    out.put_nowait(error)
+                    return
+
+                def release(done: asyncio.Future[None]) -> None:
+                    if done.cancelled():
+                        return
+                    error = done.exception()
+                    out.put_nowait(item if error is None else error)
+
+                future.add_done_callback(release)
 
             async def produce() -> None:
                 try:
                     async for message in method(request, context):
-                        await ahead.put((message, store.commits))
+                        await room.acquire()
+                        if isinstance(message, Early):
+                            out.put_nowait(message.replies)
+                        else:
+                            when_durable(message)
                 except Exception as error:
-                    await ahead.put(error)
+                    when_durable(error)
                     return
-                await ahead.put(None)
+                when_durable(end)
 
             producer = asyncio.create_task(produce())
             try:
                 while True:
-                    item = await ahead.get()
-                    if item is None:
+                    item = await out.get()
+                    if item is end:
                         break
                     if isinstance(item, BaseException):
-                        await committer.wait()
                         raise item
-                    message, commits = item
-                    await committer.wait(commits)
-                    yield message
+                    room.release()
+                    yield item
             finally:
                 producer.cancel()
                 await asyncio.gather(producer, return_exceptions=True)

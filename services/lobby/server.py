@@ -43,7 +43,8 @@ def make_spec() -> ServiceSpec:
     # Tournaments share the store (one database, one transaction per call); the
     # Lobby servicer hands their tables' calls to the tournament book.
     book = TournamentBook(TournamentStore(store))
-    lobby: object = LobbyServicer(store, settings, book)
+    servicer = LobbyServicer(store, settings, book)
+    lobby: object = servicer
     tournaments: object = TournamentsServicer(book)
     background: set[asyncio.Task[None]] = set()
     committer: GroupCommitter | None = None
@@ -64,6 +65,7 @@ def make_spec() -> ServiceSpec:
                 on_group=_count_group,
             )
             committer.start()
+            servicer.answers_early = True  # FinishHand answered when applied
             lobby = DurableServicer(lobby, committer)
             tournaments = DurableServicer(tournaments, committer)
         # The ledger's full reconciliation, every LOBBY_RECONCILE_S, on a thread

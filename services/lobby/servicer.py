@@ -30,7 +30,7 @@ from poker.lobby.v1 import lobby_pb2_grpc as pb_grpc
 from poker_rules.errors import InvalidConfigError
 from poker_rules.seating import SeatingError
 from poker_wire import check_id, game_of
-from service_kit.batches import BatchServer
+from service_kit.batches import BatchServer, Early
 from service_kit.errors import (
     ErrorCodes,
     FailedPreconditionError,
@@ -43,6 +43,7 @@ from service_kit.logs import get_logger
 
 from .auth import authenticate, new_token, token_hash
 from .books import SeatSwitches, TableBook
+from .commits import answered_early
 from .histories import MOST_HISTORIES
 from .listing import ViewedRingBook
 from .metrics import BATCH_SIZE, BATCHED_CALLS, CHIPS_GRANTED, PLAYERS_REGISTERED
@@ -105,6 +106,10 @@ class LobbyServicer(
         self._books: tuple[TableBook, ...] = (self._ring,) + (
             (tournaments,) if tournaments is not None else ()
         )
+        # Set by the server when a GroupCommitter makes the answers wait
+        # (commits.py): a FinishHand that applies a result is then answered at
+        # once with ``recorded`` false.
+        self.answers_early = False
         self._totals_lock = asyncio.Lock()  # GetLedgerTotals: one full read at a time
         self._batch = BatchServer(
             pb.DESCRIPTOR.services_by_name["LobbyHands"],
@@ -250,19 +255,36 @@ class LobbyServicer(
     async def FinishHand(
         self, request: pb.FinishHandRequest, context: Context
     ) -> pb.FinishHandResponse:
-        return self._book(request.table_id).finish_hand(request)
+        """The result applied; with group commit (``answers_early``) the call that
+        applied it is answered at once, ``recorded`` false (commits.py), and
+        every other answer (a repeat, a refusal) waits and is recorded."""
+        if not self.answers_early:
+            response = self._book(request.table_id).finish_hand(request)
+            response.recorded = True
+            return response
+        commits = self._store.commits
+        response = self._book(request.table_id).finish_hand(request)
+        response.recorded = self._store.commits == commits  # nothing new: a repeat
+        return response
+
+    async def HandRecorded(
+        self, request: pb.HandRecordedRequest, context: Context
+    ) -> pb.HandRecordedResponse:
+        return self._book(request.table_id).hand_recorded(request.table_id, request.hand_id)
 
     async def VoidPendingHand(
         self, request: pb.VoidPendingHandRequest, context: Context
     ) -> pb.VoidPendingHandResponse:
         return self._book(request.table_id).void_pending_hand(request)
 
-    async def Batch(
+    async def Batch(  # type: ignore[override]  # Early: only under DurableServicer
         self, request_iterator: AsyncIterator[CallBatch], context: Context
-    ) -> AsyncIterator[ReplyBatch]:
-        """NextHand, FinishHand and VoidPendingHand in batches, each answered in
-        order by the unary method itself (see the proto)."""
-        async for replies in self._batch.answer(request_iterator, context):
+    ) -> AsyncIterator[ReplyBatch | Early]:
+        """The hand protocol's calls in batches, each answered in order by the
+        unary method itself (see the proto); with group commit, the FinishHand
+        replies answered early leave first (``Early``, commits.py)."""
+        early = answered_early if self.answers_early else None
+        async for replies in self._batch.answer_early(request_iterator, context, None, early):
             yield replies
 
     async def GetHandHistories(

@@ -80,11 +80,12 @@ class LobbySettings:
     group_commit_ms: float = setting(
         Var(
             "LOBBY_GROUP_COMMIT_MS",
-            0.0,
+            100.0,
             "SQLite file: milliseconds a group of transactions stays open before it is "
-            "committed and fsynced as one (every answer waits for its group's fsync; "
-            "0: at once, the groups then form while the previous fsync runs; 80: about one "
-            "fsync per five hands at 20 tables flat out, for up to 80 ms on every answer)",
+            "committed and fsynced as one (every answer but a FinishHand's waits for its "
+            "group's fsync, the table's HandRecorded before the next hand included; 0: at "
+            "once, the groups then form while the previous fsync runs; 100: about one "
+            "fsync per ten hands at 20 tables flat out, for up to 100 ms on those answers)",
             minimum=0.0,
             maximum=1000,
         )

@@ -9,6 +9,11 @@ in GetHandHistory.  A report the lobby did not take is retried before anything
 else, so a hand is never forgotten nor reported twice (the lobby's NextHand
 returns the same pending hand until it is reported).
 
+A lobby with group commit answers the report once it has applied it, before
+its fsync (``recorded`` false): the viewers are told at once, and the table asks
+``HandRecorded`` before it deals the next hand (``_recorded``), so it never
+deals a plan a lobby crash could lose, and learns of a result the crash lost.
+
 The report also names the players the table saw leave (``departures``): the
 clock took their every decision for ``sit_out_after_clock_hands`` hands in a row,
 and the lobby sits them out with the hand's result.
@@ -119,6 +124,9 @@ class TableRuntime:
         self.hands_played = 0
         self.preset_order: list[str] = []
         self.unreported: lpb.FinishHandRequest | None = None
+        # A report the lobby applied but had not yet recorded when it answered
+        # (``recorded`` false): HandRecorded is asked before the next hand.
+        self.unrecorded: lpb.FinishHandRequest | None = None
         self.played: collections.deque[str] = collections.deque(maxlen=64)  # recent hand ids
         self.last_finished: f.HandFinished | None = None
         self.last_hand: Hand | None = None  # the hand last played (its report may be pending)
@@ -148,6 +156,8 @@ class TableRuntime:
             outcome, _ = await self._report(request)
             if outcome == "refused":
                 self._refused(request)
+        if self.unrecorded is not None:
+            await self._recorded(None)
         self.viewers.end_all(grpc.StatusCode.UNAVAILABLE, "the table service is shutting down")
 
     async def _take_over(self) -> None:
@@ -186,6 +196,11 @@ class TableRuntime:
     async def _next(self, plan: lpb.NextHandResponse | None) -> lpb.NextHandResponse | None:
         """One turn of the loop: report what is pending, get a plan, play it; the
         plan to use next (a FinishHand reply carries it), or None to ask for one."""
+        if self.unrecorded is not None:
+            plan = await self._recorded(plan)
+            if self.unrecorded is not None:  # the lobby did not answer: ask again
+                await asyncio.sleep(self.idle_poll_s)
+                return plan
         if self.unreported is not None:
             request = self.unreported
             outcome, plan = await self._report(request)
@@ -407,7 +422,40 @@ class TableRuntime:
             self.unreported = request
             return "unreachable", None
         self.unreported = None
+        if not reply.recorded:
+            self.unrecorded = request  # applied: HandRecorded before the next hand
         return "taken", reply.next_hand if reply.HasField("next_hand") else None
+
+    async def _recorded(self, plan: lpb.NextHandResponse | None) -> lpb.NextHandResponse | None:
+        """The lobby answered the last report when it applied it, before it was
+        durable (lobby/commits.py): ask whether it is recorded now, before any
+        hand is dealt.  The answer comes once everything before it is durable, the
+        plan that came with the report included.  Not recorded (a lobby restart
+        lost it and voided the hand): the hand is voided here too, as a refused
+        report is, and a plan the lobby no longer has pending is dropped, never
+        dealt.  Unreachable: ``unrecorded`` stays, the loop asks again."""
+        request = self.unrecorded
+        if request is None:
+            return plan
+        try:
+            reply: lpb.HandRecordedResponse = await self.ds.call(
+                "lobby",
+                "HandRecorded",
+                lpb.HandRecordedRequest(table_id=self.table_id, hand_id=request.hand_id),
+            )
+        except DownstreamError as error:
+            self.log.warning(
+                "hand not known recorded yet", hand_id=request.hand_id, code=error.code().name
+            )
+            return plan
+        self.unrecorded = None
+        if not reply.recorded:
+            self.log.error("hand lost by the lobby", hand_id=request.hand_id, why=reply.reason)
+            self._refused(request)
+        if plan is not None and plan.play and plan.hand_id != reply.pending_hand_id:
+            self.log.warning("plan lost by the lobby: not dealt", hand_id=plan.hand_id)
+            return None
+        return plan
 
     def _refused(self, request: lpb.FinishHandRequest) -> None:
         """The lobby refused a report: a played hand is then voided here too."""

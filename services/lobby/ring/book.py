@@ -213,6 +213,21 @@ class RingBook(RingTables):
             response.next_hand.CopyFrom(self.next_hand(request.table_id))
         return response
 
+    def hand_recorded(self, table_id: str, hand_id: str) -> pb.HandRecordedResponse:
+        table = self.table(table_id)
+        hand_id = check_id(hand_id, "hand_id")
+        pending = table.pending.hand_id if table.pending is not None else ""
+        if table.last_finished is not None and table.last_finished[0] == hand_id:
+            return pb.HandRecordedResponse(recorded=True, pending_hand_id=pending)
+        stored = self.store.hand(hand_id)  # after a restart: the stored row
+        if stored is None or stored.table_id != table.row.table_id:
+            reason = "the lobby has no record of this hand at this table"
+        elif stored.digest is not None:  # ended by a FinishHand of the table's
+            return pb.HandRecordedResponse(recorded=True, pending_hand_id=pending)
+        else:
+            reason = stored.reason or f"the hand is {stored.status}"
+        return pb.HandRecordedResponse(recorded=False, reason=reason, pending_hand_id=pending)
+
     def void_pending_hand(self, request: pb.VoidPendingHandRequest) -> pb.VoidPendingHandResponse:
         table = self.table(request.table_id)
         seating = table.seating

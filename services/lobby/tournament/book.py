@@ -155,6 +155,17 @@ class TournamentBook(TournamentRegistry):
             log.warning("tournament hand voided", table_id=table_id, hand_id=hand_id)
         return pb.VoidPendingHandResponse(hand_id=hand_id, hands_played=table.hands_played)
 
+    def hand_recorded(self, table_id: str, hand_id: str) -> pb.HandRecordedResponse:
+        _t, table = self.owner(table_id)
+        hand_id = check_id(hand_id, "hand_id")
+        if table.finished_id == hand_id:  # the tournament's state is stored whole
+            return pb.HandRecordedResponse(recorded=True, pending_hand_id=table.pending_id)
+        return pb.HandRecordedResponse(
+            recorded=False,
+            reason="the lobby has no record of its result (a lobby restart voided it)",
+            pending_hand_id=table.pending_id,
+        )
+
     def finish_hand(self, request: pb.FinishHandRequest) -> pb.FinishHandResponse:
         t, table = self.owner(request.table_id)
         hand_id = check_id(request.hand_id, "hand_id")

@@ -354,6 +354,13 @@ CASES = [
          ("table_id is required",)),
     Case("VoidPendingHand", "unknown table",
          lambda w: pb.VoidPendingHandRequest(table_id="t-nowhere"), NOT_FOUND, ("no table",)),
+    Case("HandRecorded", "no table_id", lambda w: pb.HandRecordedRequest(hand_id=w.hand_id),
+         INVALID, ("table_id is required",)),
+    Case("HandRecorded", "unknown table",
+         lambda w: pb.HandRecordedRequest(table_id="t-nowhere", hand_id=w.hand_id), NOT_FOUND,
+         ("no table",)),
+    Case("HandRecorded", "no hand_id", lambda w: pb.HandRecordedRequest(table_id=w.hand),
+         INVALID, ("hand_id is required",)),
     Case("ListHands", "negative limit",
          lambda w: pb.ListHandsRequest(table_id=w.draw, limit=-1), INVALID, ("limit", "0..500")),
     Case("ListHands", "limit too large",
@@ -412,7 +419,7 @@ def test_refused_with_a_clear_message_and_nothing_changed(world: World, case: Ca
 
 # The table service's Batch stream carries these calls: each of their cases again,
 # as a call on the stream.
-BATCHED = ("NextHand", "FinishHand", "VoidPendingHand")
+BATCHED = ("NextHand", "FinishHand", "VoidPendingHand", "HandRecorded")
 BATCH_CASES = [c for c in CASES if c.rpc in BATCHED]
 
 
@@ -435,7 +442,7 @@ def test_batch_refuses_a_call_without_a_method_and_an_empty_batch(world: World) 
     before = world.state()
     (reply,) = list(world.lobby.Batch(iter([CallBatch(calls=[Call(id=1)])]), timeout=5))
     assert reply.replies[0].error.code == INVALID.value[0]
-    assert "call is required: a method, one of NextHand, FinishHand, VoidPendingHand" in (
+    assert "call is required: a method, one of NextHand, FinishHand, VoidPendingHand, " in (
         reply.replies[0].error.message
     )
     code, message = refused(lambda: list(world.lobby.Batch(iter([CallBatch()]), timeout=5)))

@@ -46,7 +46,7 @@ BATCHED = {
     "betting": ["LegalActions", "ApplyAction", "ApplyTimeout", "StartRound"],
     "dealer": ["OpenDeck", "Deal", "DealRiver", "Draw", "CloseDeck"],
     "showdown": ["Evaluate", "Settle"],
-    "lobby": ["NextHand", "FinishHand", "VoidPendingHand"],  # the table service's
+    "lobby": ["NextHand", "FinishHand", "VoidPendingHand", "HandRecorded"],  # the table service's
 }
 # What the contract's messages were called when each service defined its own.
 CONTRACT_NAMES = {"Call", "CallError", "Reply", "CallBatch", "ReplyBatch"} | {

@@ -91,3 +91,69 @@ def test_a_refused_report_whose_void_fails_is_not_sent_again() -> None:
     assert asyncio.run(run_until(runtime, lobby, next_hands=3))
     assert lobby.calls.count("FinishHand") == 1
     assert loop_errors() - before == 1
+
+
+class RecordingLobby:
+    """A lobby with group commit: FinishHand answered when applied (``recorded``
+    false, the next plan with it); HandRecorded answers ``recorded`` (None: the
+    lobby cannot be reached)."""
+
+    def __init__(self, recorded: bool | None, pending: str = "h-2") -> None:
+        self.recorded = recorded
+        self.pending = pending
+        self.calls: list[str] = []
+
+    async def call(self, service: str, method: str, request: Any) -> Any:
+        self.calls.append(method)
+        if method == "FinishHand":
+            return lpb.FinishHandResponse(
+                recorded=False, next_hand=lpb.NextHandResponse(play=True, hand_id="h-2")
+            )
+        if method == "HandRecorded":
+            assert request.hand_id == "h-1"
+            if self.recorded is None:
+                raise DownstreamError(grpc.StatusCode.UNAVAILABLE, "the lobby is restarting")
+            return lpb.HandRecordedResponse(
+                recorded=self.recorded,
+                reason="" if self.recorded else "voided by the lobby restart",
+                pending_hand_id=self.pending,
+            )
+        raise AssertionError(method)
+
+
+def recording_table(lobby: RecordingLobby) -> tuple[TableRuntime, list[str]]:
+    """A table whose last report (h-1) the lobby answered when applied."""
+    runtime = table(lobby)  # type: ignore[arg-type]
+    voided: list[str] = []
+    runtime._voided_by_lobby = voided.append  # type: ignore[method-assign,assignment]
+    report = lpb.FinishHandRequest(table_id="t-loop", hand_id="h-1", plan_next=True)
+    outcome, plan = asyncio.run(runtime._report(report))
+    assert outcome == "taken" and plan is not None and plan.hand_id == "h-2"
+    assert runtime.unrecorded is report  # applied, not yet known recorded
+    return runtime, voided
+
+
+def test_the_next_plan_is_dealt_once_the_report_is_recorded() -> None:
+    runtime, voided = recording_table(RecordingLobby(recorded=True))
+    plan = lpb.NextHandResponse(play=True, hand_id="h-2")
+    assert asyncio.run(runtime._recorded(plan)) is plan
+    assert runtime.unrecorded is None and voided == []
+
+
+def test_a_report_the_lobby_lost_voids_the_hand_and_its_plan_is_never_dealt() -> None:
+    """A lobby crash between the early answer and the fsync: the result and the
+    plan are gone (the restart voided the hand); the table voids the hand as for
+    a refused report and drops the plan."""
+    runtime, voided = recording_table(RecordingLobby(recorded=False, pending=""))
+    plan = lpb.NextHandResponse(play=True, hand_id="h-2")
+    assert asyncio.run(runtime._recorded(plan)) is None
+    assert runtime.unrecorded is None and voided == ["h-1"]
+
+
+def test_no_hand_is_dealt_while_the_lobby_cannot_say_the_report_is_recorded() -> None:
+    lobby = RecordingLobby(recorded=None)
+    runtime, voided = recording_table(lobby)
+    plan = lpb.NextHandResponse(play=True, hand_id="h-2")
+    assert asyncio.run(runtime._next(plan)) is plan  # kept for the next turn
+    assert runtime.unrecorded is not None and "h-2" not in runtime.played
+    assert lobby.calls == ["FinishHand", "HandRecorded"] and voided == []

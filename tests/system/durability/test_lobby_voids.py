@@ -17,9 +17,11 @@ import grpc
 import pytest
 
 from devroom.launcher import ServiceProcess
+from poker.common.v1.batch_pb2 import CallBatch
 from poker.lobby.v1 import lobby_pb2 as pb
 from poker.lobby.v1.lobby_pb2_grpc import LobbyHandsStub, LobbyOperatorStub, LobbyStub
 from services.lobby.ring import VOIDED_AT_TAKEOVER, VOIDED_BY_RESTART, VOIDED_BY_TABLE
+from tests.support.batching import call, response
 from tests.support.ports import free_ports
 from tests.support.stacks import public_channel
 
@@ -33,9 +35,9 @@ class Lobby:
     identity), ``staff`` the operator's calls (tables, the ledger, the hand
     records), ``players`` the player plane at the public port."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, **env: str) -> None:
         port, public = free_ports(2)
-        self.env = {"LOBBY_DB": str(db), "PORT": str(port), "PUBLIC_PORT": str(public)}
+        self.env = {"LOBBY_DB": str(db), "PORT": str(port), "PUBLIC_PORT": str(public), **env}
         self.process = ServiceProcess("lobby", self.env)
         self.process.wait_serving()
         self.channels = [
@@ -98,7 +100,17 @@ class Lobby:
 
 @pytest.fixture
 def lobby(tmp_path: Path) -> Iterator[Lobby]:
-    running = Lobby(tmp_path / "lobby.db")
+    yield from _running(Lobby(tmp_path / "lobby.db"))
+
+
+@pytest.fixture
+def slow_lobby(tmp_path: Path) -> Iterator[Lobby]:
+    """A lobby whose groups stay open a second (the longest window): a result
+    answered when applied is not yet durable for that long."""
+    yield from _running(Lobby(tmp_path / "lobby.db", LOBBY_GROUP_COMMIT_MS="1000"))
+
+
+def _running(running: Lobby) -> Iterator[Lobby]:
     try:
         yield running
     finally:
@@ -187,4 +199,80 @@ def test_table_reported_void_is_recorded_with_its_reason(lobby: Lobby) -> None:
     voided = lobby.records(tid)[plan.hand_id]
     assert voided.status == pb.HAND_STATUS_VOIDED
     assert voided.void_reason == f"{VOIDED_BY_TABLE}: dealer.Deal: UNAVAILABLE"
+    assert lobby.totals().entries == before.entries
+
+
+def _report(tid: str, plan: pb.NextHandResponse, plan_next: bool = True) -> pb.FinishHandRequest:
+    first, second = plan.dealt_in
+    return pb.FinishHandRequest(
+        table_id=tid,
+        hand_id=plan.hand_id,
+        final_stacks=[
+            pb.SeatInfo(seat=first.seat, stack=first.stack + 50),
+            pb.SeatInfo(seat=second.seat, stack=second.stack - 50),
+        ],
+        plan_next=plan_next,
+    )
+
+
+def test_a_result_is_answered_when_applied_and_recorded_before_the_next_hand(
+    slow_lobby: Lobby,
+) -> None:
+    """Group commit (services/lobby/commits.py): the FinishHand that applies a
+    result is answered at once, ``recorded`` false; HandRecorded is answered once
+    it is durable, with the plan that came with it pending; a repeat waits and
+    says recorded.  On the Batch stream the early reply leaves in a message of
+    its own, ahead of the replies that wait."""
+    lobby = slow_lobby
+    tid = lobby.table_with_two()
+    plan = lobby.next_hand(tid)
+    report = _report(tid, plan)
+    applied = lobby.hands.FinishHand(report, timeout=10)
+    assert not applied.recorded and applied.next_hand.play
+    asked = pb.HandRecordedRequest(table_id=tid, hand_id=plan.hand_id)
+    recorded = lobby.hands.HandRecorded(asked, timeout=10)
+    assert recorded.recorded and recorded.pending_hand_id == applied.next_hand.hand_id
+    repeat = lobby.hands.FinishHand(report, timeout=10)
+    assert repeat.recorded and repeat.next_hand == applied.next_hand
+    assert lobby.records(tid)[plan.hand_id].status == pb.HAND_STATUS_FINISHED
+
+    following = applied.next_hand
+    calls = [
+        call(1, "FinishHand", _report(tid, following)),
+        call(2, "HandRecorded", pb.HandRecordedRequest(table_id=tid, hand_id=following.hand_id)),
+    ]
+    first, second = list(lobby.hands.Batch(iter([CallBatch(calls=calls)]), timeout=10))
+    assert [r.id for r in first.replies] == [1] and [r.id for r in second.replies] == [2]
+    early = response(first.replies[0], pb.FinishHandResponse)
+    assert not early.recorded
+    told = response(second.replies[0], pb.HandRecordedResponse)
+    assert told.recorded and told.pending_hand_id == early.next_hand.hand_id
+    lobby.totals()
+
+
+def test_a_result_lost_in_a_crash_is_not_recorded_and_its_plan_never_dealt(
+    slow_lobby: Lobby,
+) -> None:
+    """A SIGKILL between the early answer and the group's fsync: the result and
+    the plan that came with it are lost; the restarted lobby voided the hand (as
+    any hand pending at a restart), HandRecorded says the result is not recorded
+    and that the plan is not pending, so the table voids the hand and never deals
+    the plan.  No chip moved."""
+    lobby = slow_lobby
+    tid = lobby.table_with_two()
+    before = lobby.totals()
+    plan = lobby.next_hand(tid)
+    applied = lobby.hands.FinishHand(_report(tid, plan), timeout=10)
+    assert not applied.recorded  # the group stays open a second: not durable yet
+    lobby.kill_and_restart()
+    told: pb.HandRecordedResponse = retry(
+        lambda: lobby.hands.HandRecorded(
+            pb.HandRecordedRequest(table_id=tid, hand_id=plan.hand_id), timeout=10
+        )
+    )
+    assert not told.recorded and VOIDED_BY_RESTART in told.reason, told
+    assert told.pending_hand_id != applied.next_hand.hand_id
+    records = lobby.records(tid)
+    assert records[plan.hand_id].status == pb.HAND_STATUS_VOIDED
+    assert applied.next_hand.hand_id not in records  # the lost plan: never pending
     assert lobby.totals().entries == before.entries

@@ -15,6 +15,9 @@ from typing import Any
 
 import pytest
 
+from poker.common.v1.batch_pb2 import Reply, ReplyBatch
+from poker.lobby.v1 import lobby_pb2 as lpb
+from service_kit.batches import Early
 from services.lobby.commits import DurableServicer, GroupCommitter, NotDurableError
 from services.lobby.store import LobbyStore
 
@@ -230,3 +233,60 @@ def test_after_stop_each_transaction_commits_durably_on_its_own(tmp_path: Path) 
     asyncio.run(main())
     assert committed_rows(path, "SELECT COUNT(*) FROM hands") == 1
     assert LobbyStore(str(path)).balance(PLAYERS[0]) == GRANT - 1_000 + 1
+
+
+class EarlyServicer:
+    """A FinishHand-like RPC answered before its fsync (``recorded`` false) or not,
+    and a Batch-like stream yielding a waiting message and then an Early one."""
+
+    def __init__(self, store: LobbyStore) -> None:
+        self.store = store
+
+    async def FinishHand(self, recorded: bool, context: object) -> lpb.FinishHandResponse:  # noqa: N802
+        with self.store.transaction():
+            self.store.grant(PLAYERS[0], 1)
+        return lpb.FinishHandResponse(recorded=recorded)
+
+    async def Batch(  # noqa: N802 (an RPC)
+        self, requests: AsyncIterator[str], context: object
+    ) -> AsyncIterator[Any]:
+        async for player in requests:
+            with self.store.transaction():
+                self.store.grant(player, 1)
+            yield ReplyBatch(replies=[Reply(id=1)])  # waits for the fsync
+            yield Early(ReplyBatch(replies=[Reply(id=2)]))  # leaves at once
+
+
+def test_an_early_answer_leaves_before_its_fsync_and_overtakes_waiting_ones(
+    tmp_path: Path,
+) -> None:
+    """A FinishHand answered when applied (``recorded`` false) does not wait for
+    the group; one that says recorded does; on a stream an ``Early`` message goes
+    out ahead of the messages still waiting, which follow once durable."""
+    store = seeded(tmp_path / "lobby.sqlite3")
+
+    async def main() -> None:
+        committer = GroupCommitter(store, window_s=30.0, checkpoint_s=3600)
+        committer.start()
+        servicer: Any = DurableServicer(EarlyServicer(store), committer)
+        early = await asyncio.wait_for(servicer.FinishHand(False, None), 5)
+        assert not early.recorded and committer.durable < store.commits  # not durable yet
+        waiting = asyncio.create_task(servicer.FinishHand(True, None))
+
+        async def requests() -> AsyncIterator[str]:
+            yield PLAYERS[1]
+
+        stream = servicer.Batch(requests(), None)
+        first = await asyncio.wait_for(anext(stream), 5)
+        assert [r.id for r in first.replies] == [2]  # the Early one, unwrapped
+        await asyncio.sleep(0.05)
+        assert not waiting.done()
+        await committer.stop()  # commits and syncs the open group
+        assert (await asyncio.wait_for(waiting, 5)).recorded
+        second = await asyncio.wait_for(anext(stream), 5)
+        assert [r.id for r in second.replies] == [1]
+        assert committer.durable == store.commits
+        with pytest.raises(StopAsyncIteration):
+            await asyncio.wait_for(anext(stream), 5)
+
+    asyncio.run(main())
