@@ -258,13 +258,10 @@ class LobbyServicer(
         """The result applied; with group commit (``answers_early``) the call that
         applied it is answered at once, ``recorded`` false (commits.py), and
         every other answer (a repeat, a refusal) waits and is recorded."""
-        if not self.answers_early:
-            response = self._book(request.table_id).finish_hand(request)
-            response.recorded = True
-            return response
-        commits = self._store.commits
+        commits = self._store.commits if self.answers_early else None
         response = self._book(request.table_id).finish_hand(request)
-        response.recorded = self._store.commits == commits  # nothing new: a repeat
+        # Nothing committed by the call (a repeat), or no group commit: recorded.
+        response.recorded = commits is None or self._store.commits == commits
         return response
 
     async def HandRecorded(
