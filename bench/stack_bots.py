@@ -44,6 +44,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+# First: gRPC core reads its I/O settings when grpc is first imported, and the
+# bots' process is measured as the services are (service_kit.grpc_core).
+import service_kit.grpc_core  # noqa: F401  # isort: skip
 from grpc import aio
 
 from poker.common.v1 import common_pb2
@@ -308,7 +311,10 @@ async def run() -> dict[str, Any]:
         # full collections (up to 350 ms at 6,000 seats) would stall every
         # measured turn as a service's would.
         freeze_startup_heap()
-        FullCollections(var_of(ServerSettings, "gc_full_growth").read()).start()
+        FullCollections(
+            var_of(ServerSettings, "gc_full_growth").read(),
+            young=var_of(ServerSettings, "gc_young").read(),
+        ).start()
         print(json.dumps({"event": "connected", "bots": len(bots)}), flush=True)
     else:
         waiter.cancel()

@@ -8,6 +8,8 @@ Prometheus interceptors and error mapping (``server``, ``health``, ``metrics``,
 whose every unary call has a deadline.
 """
 
+# First: gRPC core reads its I/O settings when grpc is first imported (grpc_core).
+from . import grpc_core as _grpc_core  # noqa: F401  # isort: skip
 from .deadlines import call_timeout, insecure_channel
 from .errors import (
     FailedPreconditionError,

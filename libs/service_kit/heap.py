@@ -29,13 +29,24 @@ flight waits them out.  Two measures:
   Go's GOGC=100, the field's usual trade of memory for pauses.  Memory stays
   bounded (at most that share above what the last full collection left; a
   room that grows collects a few times on the way, each doubling once), and a
-  process whose garbage dies young never pauses for nothing.  The young
-  generations are collected as before (CPython's thresholds): at 1,000 tables
-  a few ms each for the youngest and about 45 ms for the middle one, some 20
-  times a minute (docs/performance.md#scale-group-scale).
+  process whose garbage dies young never pauses for nothing.
+- **No young collections either** (``young=False``, the default of every
+  service but the lobby).  A ``gc.callbacks`` probe in every process of the
+  1,000-table bench (docs/performance.md#scale-group-scale) found the table
+  process's young collections walking 2,000-13,000 live objects each (the
+  coroutines of the seats' turns, the timers, the hands' facts), some 1,400 of
+  them and 125 middle ones in 100 s: 2.4 s of pauses, 27 of them over 20 ms (up
+  to 68 ms), and all of them together collecting under a thousand objects, about
+  nothing.  The bench's bots' process likewise (pauses up to 131 ms; 700
+  objects found).  Refcounting frees everything else the moment it dies, so
+  here the collector runs only on memory growth, as above: a cycle that does
+  form waits for the next full collection, and memory stays within the same
+  bound.  The lobby makes cycles (its young collections found some 1,400
+  objects a second), so it keeps CPython's young collections.
 
 ``GC_FULL_GROWTH`` (service_kit.settings) sets ``growth``; 0 keeps CPython's own
-rule.  Where /proc/self/statm cannot be read, CPython's rule stays too.
+rule, young collections included.  ``GC_YOUNG_COLLECTIONS`` sets ``young``.
+Where /proc/self/statm cannot be read, CPython's rule stays.
 """
 
 from __future__ import annotations
@@ -77,6 +88,7 @@ class FullCollections:
     running loop, ``stop`` to give CPython its own rule back."""
 
     growth: float = 1.0
+    young: bool = True  # CPython's young collections too (False: memory growth alone)
     check_s: float = 2.0
     rss: Callable[[], int | None] = resident_bytes
     baseline: int = 0  # resident bytes after the last full collection
@@ -85,15 +97,18 @@ class FullCollections:
     _task: asyncio.Task[None] | None = None
 
     def install(self) -> bool:
-        """Stop CPython's count-triggered full collections; False (nothing
-        changed) when the policy is off or memory cannot be read."""
+        """Stop CPython's count-triggered full collections (and its young ones
+        unless ``young``); False (nothing changed) when the policy is off or
+        memory cannot be read."""
         now = self.rss()
         if self.growth <= 0 or now is None:
             return False
         self.baseline = now
         self._saved = gc.get_threshold()
         young, middle, _ = self._saved
-        gc.set_threshold(young, middle, NEVER)
+        # A first threshold of 0 stops every automatic collection: only ``check``
+        # collects then.
+        gc.set_threshold(young if self.young else 0, middle, NEVER)
         return True
 
     def uninstall(self) -> None:

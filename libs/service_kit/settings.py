@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import Field, dataclass, field, fields
 from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar, cast
 
+from .grpc_core import LEGACY_ENDPOINTS
+
 LOG_LEVELS = ("debug", "info", "warning", "error")
 EVENT_LOOPS = ("uvloop", "asyncio")
 
@@ -365,6 +367,28 @@ class ServerSettings:
             maximum=10,
         )
     )
+    gc_young: bool = setting(
+        Var(
+            "GC_YOUNG_COLLECTIONS",
+            False,
+            "CPython's young-generation collections; off, every cycle is left to the "
+            "full collections on memory growth (GC_FULL_GROWTH; service_kit.heap: "
+            "a table process's young collections found almost nothing and paused "
+            "it for up to 68 ms); on only where GC_FULL_GROWTH is 0 or the service "
+            "makes cycles (the lobby)",
+            shown="off; lobby on",
+        )
+    )
+    grpc_experiments: str = setting(
+        Var(
+            "GRPC_EXPERIMENTS",
+            LEGACY_ENDPOINTS,
+            "read by gRPC core itself when grpc loads (service_kit.grpc_core sets this "
+            "default first): the EventEngine endpoints off, one thread hand-off fewer "
+            "per message; a value of yours is used as it is (gRPC's defaults: "
+            "event_engine_client,event_engine_listener,event_engine_for_all_other_endpoints)",
+        )
+    )
     max_message_bytes: int = setting(
         Var(
             "MAX_MESSAGE_BYTES",
@@ -393,6 +417,7 @@ class ServerSettings:
         default_metrics_port: int,
         default_public_port: int = 0,
         default_max_message_bytes: int = 1024 * 1024,
+        default_gc_young: bool = False,
         environ: Mapping[str, str] | None = None,
     ) -> ServerSettings:
         """Read the variables, with this service's default ports."""
@@ -405,6 +430,7 @@ class ServerSettings:
             max_message_bytes=var_of(cls, "max_message_bytes").read(
                 environ, default=default_max_message_bytes
             ),
+            gc_young=var_of(cls, "gc_young").read(environ, default=default_gc_young),
         )
         if not settings.tls_dir and not settings.plaintext:
             raise ConfigError(

@@ -258,6 +258,107 @@ def test_full_collections_stay_cpythons_when_off_or_memory_unreadable() -> None:
     assert (resident_bytes() or 0) > 1_000_000  # Linux: this process's RSS
 
 
+def test_without_young_collections_only_memory_growth_collects() -> None:
+    """GC_YOUNG_COLLECTIONS off (every service but the lobby): no automatic
+    collection at all while installed (a table process's young collections
+    paused it up to 68 ms and found almost nothing), a cycle waits for the full
+    collection on memory growth, which frees it; uninstalling gives CPython's
+    thresholds back."""
+    import gc
+    import weakref
+
+    from service_kit.heap import NEVER, FullCollections
+
+    class Node:
+        pass
+
+    memory = [100 * 2**20]
+    policy = FullCollections(growth=0.5, young=False, rss=lambda: memory[0])
+    saved = gc.get_threshold()
+    assert policy.install()
+    try:
+        assert gc.get_threshold() == (0, saved[1], NEVER)
+        node = Node()
+        node.me = node  # type: ignore[attr-defined]  # a cycle: only a collection frees it
+        alive = weakref.ref(node)
+        del node
+        garbage = [[] for _ in range(5 * max(saved[0], 700))]  # young allocations
+        del garbage
+        assert alive() is not None  # no young collection ran
+        memory[0] = 151 * 2**20
+        assert policy.check() and alive() is None
+    finally:
+        policy.uninstall()
+    assert gc.get_threshold() == saved
+
+
+def test_young_collections_are_the_lobbys_alone_by_default() -> None:
+    """The lobby makes reference cycles (its store), so it keeps CPython's young
+    collections; the other services do not, unless GC_YOUNG_COLLECTIONS says so."""
+    from service_kit.server import YOUNG_COLLECTIONS
+    from service_kit.settings import ServerSettings
+
+    def young(name: str, environ: dict[str, str]) -> bool:
+        return ServerSettings.from_env(
+            default_port=1,
+            default_metrics_port=2,
+            default_gc_young=name in YOUNG_COLLECTIONS,
+            environ={"TLS_DIR": "/tls", **environ},
+        ).gc_young
+
+    assert young("lobby", {}) and not young("table", {}) and not young("betting", {})
+    assert young("table", {"GC_YOUNG_COLLECTIONS": "1"})
+    assert not young("lobby", {"GC_YOUNG_COLLECTIONS": "0"})
+
+
+def test_grpc_core_reads_the_rooms_io_setting_before_grpc_loads() -> None:
+    """gRPC core reads GRPC_EXPERIMENTS once, when grpc is first imported
+    (service_kit.grpc_core): every service entry point and the bench's bots must
+    have it set by then, and an operator's own value is kept."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from service_kit.grpc_core import LEGACY_ENDPOINTS, choose_io
+
+    env: dict[str, str] = {}
+    assert choose_io(env) == LEGACY_ENDPOINTS == env["GRPC_EXPERIMENTS"]
+    assert choose_io({"GRPC_EXPERIMENTS": "event_engine_client"}) == "event_engine_client"
+
+    root = Path(__file__).resolve().parents[3]
+    probe = (
+        "import builtins, os, sys\n"
+        "seen = []\n"
+        "real = builtins.__import__\n"
+        "def spy(name, *args, **kwargs):\n"
+        "    if name.split('.')[0] == 'grpc' and not seen:\n"
+        "        seen.append(os.environ.get('GRPC_EXPERIMENTS'))\n"
+        "    return real(name, *args, **kwargs)\n"
+        "builtins.__import__ = spy\n"
+        "import importlib\n"
+        "importlib.import_module(sys.argv[1])\n"
+        "print(seen[0] if seen else 'no grpc')\n"
+    )
+    environ = {k: v for k, v in __import__("os").environ.items() if k != "GRPC_EXPERIMENTS"}
+    for module in (
+        "services.table.__main__",
+        "services.lobby.__main__",
+        "services.betting.__main__",
+        "services.gateway.__main__",
+        "bench.stack_bots",
+    ):
+        out = subprocess.run(
+            [sys.executable, "-c", probe, module],
+            cwd=root,
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        ).stdout.split()[-1]
+        assert out == LEGACY_ENDPOINTS, (module, out)
+
+
 def test_batch_metrics_name_a_services_batched_calls_and_batch_sizes() -> None:
     """One helper gives every service with a Batch stream the same two families."""
     from prometheus_client import REGISTRY
