@@ -282,7 +282,7 @@ def test_without_young_collections_only_memory_growth_collects() -> None:
         node.me = node  # type: ignore[attr-defined]  # a cycle: only a collection frees it
         alive = weakref.ref(node)
         del node
-        garbage = [[] for _ in range(5 * max(saved[0], 700))]  # young allocations
+        garbage: list[list[int]] = [[] for _ in range(5 * max(saved[0], 700))]  # young
         del garbage
         assert alive() is not None  # no young collection ran
         memory[0] = 151 * 2**20
