@@ -7,7 +7,7 @@ core's EventEngine endpoints (the default since grpc 1.6x) a message goes from
 an ``event_engine`` thread to the completion queue, to grpc.aio's poller thread,
 to the event loop; with the older endpoints (iomgr's epoll, the default for
 years before) the poller thread reads the socket itself, one hand-off fewer.
-Measured on the 2-core machine (``docs/performance.md``, "Per-message cost"):
+Measured on the 2-core machine (``docs/performance.md``, the scale section):
 one echo message at a time, 1,000 a second over 8 streams, both processes on
 uvloop, the default took 450-620 us of CPU per round trip (both sides) with a
 median round trip of 0.37-0.51 ms; with the EventEngine endpoints off, 382-385

@@ -2,7 +2,7 @@
 
 Why: CPython's full (generation 2) collections walk every tracked object while
 the event loop waits, so their pauses grow with the heap, and every call in
-flight waits them out.  Two measures:
+flight waits them out.  Three measures:
 
 - **The startup heap** (modules, classes, protobuf descriptors, grpc and
   Prometheus objects: some 40,000 objects) lives as long as the process, so

@@ -315,6 +315,7 @@ def test_grpc_core_reads_the_rooms_io_setting_before_grpc_loads() -> None:
     """gRPC core reads GRPC_EXPERIMENTS once, when grpc is first imported
     (service_kit.grpc_core): every service entry point and the bench's bots must
     have it set by then, and an operator's own value is kept."""
+    import os
     import subprocess
     import sys
     from pathlib import Path
@@ -339,7 +340,7 @@ def test_grpc_core_reads_the_rooms_io_setting_before_grpc_loads() -> None:
         "importlib.import_module(sys.argv[1])\n"
         "print(seen[0] if seen else 'no grpc')\n"
     )
-    environ = {k: v for k, v in __import__("os").environ.items() if k != "GRPC_EXPERIMENTS"}
+    environ = {k: v for k, v in os.environ.items() if k != "GRPC_EXPERIMENTS"}
     for module in (
         "services.table.__main__",
         "services.lobby.__main__",
