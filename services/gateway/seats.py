@@ -25,6 +25,7 @@ from typing import Any
 import grpc
 
 from poker.table.v1 import table_pb2 as tpb
+from poker_wire.batching import drain
 from poker_wire.broken import upstream_status
 from service_kit.errors import PermissionDeniedError, ServiceError
 
@@ -141,6 +142,96 @@ async def _rest(call: Any) -> AsyncIterator[bytes]:
         yield data
 
 
+# A shard's upward queue: this many messages waiting makes the client's stream
+# wait (HTTP/2 flow control then holds the client).
+UP_QUEUE_LIMIT = 256
+# A coalesced message stays well under a client's 4 MiB receive limit.
+COALESCE_BYTES = 1 << 20
+
+
+class _Parts:
+    """The serialized messages of one coalesced write, and their size so far
+    (kept as they are added: a long backlog costs one pass, not one per part)."""
+
+    __slots__ = ("parts", "size")
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def add(self, data: bytes) -> None:
+        self.parts.append(data)
+        self.size += len(data)
+
+    def full(self) -> bool:
+        return self.size >= COALESCE_BYTES
+
+    def joined(self) -> bytes:
+        """The parts as one message (the encoding of a repeated field is its
+        elements' concatenated, so two PlayManyRequests' or PlayManyEvents'
+        bytes are the message of both).
+
+        >>> parts = _Parts()
+        >>> parts.add(tpb.PlayManyEvents(events=[tpb.SessionEvent(session=1)]).SerializeToString())
+        >>> parts.add(tpb.PlayManyEvents(events=[tpb.SessionEvent(session=2)]).SerializeToString())
+        >>> [e.session for e in tpb.PlayManyEvents.FromString(parts.joined()).events]
+        [1, 2]
+        """
+        return self.parts[0] if len(self.parts) == 1 else b"".join(self.parts)
+
+
+class _ShardStream:
+    """One upstream PlayMany: its reader, and its writer, which sends the
+    client's messages for the shard in order, those that queued while a write
+    was in flight as one message (PlayManyRequests' bytes joined): a busy
+    stream costs fewer writes, and the client's next message is not held
+    while grpc.aio reports the last write done."""
+
+    def __init__(self, call: Any) -> None:
+        self.call = call
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._room = asyncio.Event()
+        self._closed = False
+        self.writer = asyncio.create_task(self._write_all())
+        self.reader: asyncio.Task[None] | None = None
+
+    async def put(self, data: bytes) -> None:
+        """Queue ``data``; past ``UP_QUEUE_LIMIT`` waiting, wait for the writer
+        (the client's stream then waits too, as it did on an awaited write)."""
+        while self.queue.qsize() >= UP_QUEUE_LIMIT and not self._closed:
+            self._room.clear()
+            await self._room.wait()
+        self.queue.put_nowait(data)
+
+    def close(self) -> None:
+        """No more messages: the writer sends what is queued, then half-closes
+        (or, the call having ended, drops it)."""
+        if not self._closed:
+            self._closed = True
+            self._room.set()
+            self.queue.put_nowait(None)
+
+    async def _write_all(self) -> None:
+        broken = False
+        async for parts in drain(self.queue, _Parts, _Parts.add, _Parts.full):
+            self._room.set()
+            if broken:
+                continue  # the shard's stream ended: its reader has the status
+            try:
+                await self.call.write(parts.joined())
+            except UPSTREAM_GONE:
+                broken = True
+        if not broken:
+            with contextlib.suppress(*UPSTREAM_GONE):
+                await self.call.done_writing()
+
+    def cancel(self) -> None:
+        self.call.cancel()
+        self.writer.cancel()
+        if self.reader is not None:
+            self.reader.cancel()
+
+
 class ManySeats:
     """One client's PlayMany, split over the shards (see the module)."""
 
@@ -151,9 +242,11 @@ class ManySeats:
         self._credentials = credentials
         self._admit = admit
         self._sessions: dict[int, int] = {}
-        self._calls: dict[int, Any] = {}
-        self._readers: list[asyncio.Task[None]] = []
-        self.out: asyncio.Queue[Encoded | tpb.PlayManyEvents | None] = asyncio.Queue()
+        self._streams: dict[int, _ShardStream] = {}
+        self._all: list[_ShardStream] = []
+        # Serialized PlayManyEvents: the shards' as they came, the gateway's own
+        # (a session it ended) serialized here.
+        self.out: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.failure: Exception | None = None  # the client's stream broke (undecodable)
 
     def _ended(self, session: int, code: grpc.StatusCode, message: str) -> None:
@@ -165,37 +258,40 @@ class ManySeats:
                         ended=tpb.SessionEnded(code=code.value[0], message=message),
                     )
                 ]
-            )
+            ).SerializeToString()
         )
 
-    async def _read(self, shard: int, call: Any) -> None:
+    async def _read(self, shard: int, stream: _ShardStream) -> None:
         code, message = grpc.StatusCode.UNAVAILABLE, "the table service's stream ended"
         try:
-            async for data in call:
-                self.out.put_nowait(Encoded(data, tpb.PlayManyEvents))
+            async for data in stream.call:
+                self.out.put_nowait(data)
             code = grpc.StatusCode.OK
         except grpc.aio.AioRpcError as error:
             code, message = upstream_status(error)  # a failed write's INTERNAL: UNAVAILABLE
         finally:
-            self._calls.pop(shard, None)
+            if self._streams.get(shard) is stream:
+                del self._streams[shard]
+            stream.close()  # a later message for the shard opens a new stream
             for session in [s for s, at in self._sessions.items() if at == shard]:
                 del self._sessions[session]
                 if code != grpc.StatusCode.OK:
                     self._ended(session, code, message)
 
-    def _call(self, shard: int) -> Any:
-        call = self._calls.get(shard)
-        if call is None:
-            call = self._calls[shard] = self._upstream.raw_play_many(shard)()
-            self._readers.append(asyncio.create_task(self._read(shard, call)))
-        return call
+    def _stream(self, shard: int) -> _ShardStream:
+        stream = self._streams.get(shard)
+        if stream is None:
+            stream = self._streams[shard] = _ShardStream(self._upstream.raw_play_many(shard)())
+            stream.reader = asyncio.create_task(self._read(shard, stream))
+            self._all = [s for s in self._all if s.reader is not None and not s.reader.done()]
+            self._all.append(stream)
+        return stream
 
     async def _write(self, shard: int, request: tpb.PlayManyRequest) -> None:
-        """To the shard's stream; one that has ended drops it (its reader ends the
-        shard's sessions with the stream's status, and the next write opens a
-        new stream)."""
-        with contextlib.suppress(*UPSTREAM_GONE):
-            await self._call(shard).write(request)
+        """Onto the shard's stream: its writer sends it (a stream that has ended
+        drops it; its reader ends the shard's sessions with the stream's status,
+        and the next message opens a new stream)."""
+        await self._stream(shard).put(request.SerializeToString())
 
     async def _route(self, message: tpb.SessionMessage) -> int | None:
         """The shard of this session's message; None when it ended here."""
@@ -247,10 +343,9 @@ class ManySeats:
                         self._sessions.pop(message.session, None)
                 for shard, request in per_shard.items():
                     await self._write(shard, request)
-            for call in list(self._calls.values()):
-                with contextlib.suppress(*UPSTREAM_GONE):
-                    await call.done_writing()
-            await asyncio.gather(*self._readers, return_exceptions=True)
+            for stream in list(self._streams.values()):
+                stream.close()
+            await asyncio.gather(*(s.reader for s in self._all if s.reader), return_exceptions=True)
         except (asyncio.CancelledError, grpc.aio.AioRpcError):
             pass
         except Exception as error:  # an undecodable message: the call ends with it
@@ -258,21 +353,17 @@ class ManySeats:
         finally:
             self.out.put_nowait(None)
 
-    async def events(
-        self, requests: AsyncIterator[tpb.PlayManyRequest]
-    ) -> AsyncIterator[Encoded | tpb.PlayManyEvents]:
+    async def events(self, requests: AsyncIterator[tpb.PlayManyRequest]) -> AsyncIterator[Encoded]:
+        """The shards' event messages as they come; those that queued while the
+        client's last message was being sent leave together, as one message
+        (``_Parts.joined``)."""
         forwarding = asyncio.create_task(self.forward(requests))
         try:
-            while True:
-                item = await self.out.get()
-                if item is None:
-                    if self.failure is not None:
-                        raise self.failure
-                    return
-                yield item
+            async for parts in drain(self.out, _Parts, _Parts.add, _Parts.full):
+                yield Encoded(parts.joined(), tpb.PlayManyEvents)
+            if self.failure is not None:
+                raise self.failure
         finally:
             forwarding.cancel()
-            for call in list(self._calls.values()):
-                call.cancel()
-            for reader in self._readers:
-                reader.cancel()
+            for stream in self._all:
+                stream.cancel()

@@ -122,10 +122,9 @@ class Upstream:
         )
 
     def raw_play_many(self, shard: int) -> Any:
-        """PlayMany on ``shard``: PlayManyRequests up, serialized PlayManyEvents down."""
-        return self._shard_channels[shard].stream_stream(
-            _TABLE + "PlayMany", request_serializer=tpb.PlayManyRequest.SerializeToString
-        )
+        """PlayMany on ``shard``: serialized PlayManyRequests up (the gateway
+        joins those that queue), serialized PlayManyEvents down."""
+        return self._shard_channels[shard].stream_stream(_TABLE + "PlayMany")
 
     def raw_watch(self, shard: int) -> Any:
         """Watch on ``shard``: serialized TableEvents down."""

@@ -131,13 +131,81 @@ def test_play_many_sessions_on_a_broken_shard_end_unavailable() -> None:
 
         async def requests() -> AsyncIterator[tpb.PlayManyRequest]:
             yield tpb.PlayManyRequest(messages=[tpb.SessionMessage(session=7, message=JOIN)])
+            # The Join leaves on its own (messages queued together leave as one write).
+            await asyncio.sleep(0.05)
             yield tpb.PlayManyRequest(messages=[tpb.SessionMessage(session=7, message=ACTION)])
 
         ended: list[tpb.SessionEvent] = []
         async for item in many.events(requests()):
-            if isinstance(item, tpb.PlayManyEvents):
-                ended.extend(e for e in item.events if e.HasField("ended"))
+            events = tpb.PlayManyEvents.FromString(item.data).events
+            ended.extend(e for e in events if e.HasField("ended"))
         return ended
 
     ended = asyncio.run(asyncio.wait_for(scenario(), 5))
     assert [(e.session, e.ended.code) for e in ended] == [(7, grpc.StatusCode.UNAVAILABLE.value[0])]
+
+
+class HeldCall:
+    """An upstream PlayMany whose first write waits until ``release``: what the
+    client sends meanwhile queues in the gateway."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.written: list[bytes] = []
+        self.ended = asyncio.Event()
+
+    async def write(self, message: bytes) -> None:
+        if not self.written:
+            self.written.append(message)
+            await self.release.wait()
+        else:
+            self.written.append(message)
+
+    async def done_writing(self) -> None:
+        self.ended.set()
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[bytes]:
+        await self.ended.wait()
+        return
+        yield b""  # an async generator that ends when the writes are done
+
+    def cancel(self) -> bool:
+        return True
+
+
+def test_play_many_messages_queued_behind_a_write_leave_as_one_in_order() -> None:
+    """While one write to a shard is in flight, the client's next messages for
+    that shard queue and then leave as one PlayManyRequest, in the order sent."""
+
+    async def scenario() -> list[bytes]:
+        call = HeldCall()
+
+        class Credentials:
+            async def of_join(self, player_id: str, token: str) -> None:
+                return None
+
+        many = seats.ManySeats(FakeUpstream(call), Credentials(), lambda player: None)  # type: ignore[arg-type]
+
+        async def requests() -> AsyncIterator[tpb.PlayManyRequest]:
+            yield tpb.PlayManyRequest(messages=[tpb.SessionMessage(session=1, message=JOIN)])
+            while not call.written:
+                await asyncio.sleep(0.001)
+            for seq in (1, 2, 3):
+                action = tpb.PlayerMessage(action=tpb.PlayerAction(action_seq=seq))
+                yield tpb.PlayManyRequest(messages=[tpb.SessionMessage(session=1, message=action)])
+            await asyncio.sleep(0.01)  # all three queued behind the held write
+            call.release.set()
+
+        async for _ in many.events(requests()):
+            pass
+        return call.written
+
+    written = asyncio.run(asyncio.wait_for(scenario(), 5))
+    assert len(written) == 2, written
+    first, joined = (tpb.PlayManyRequest.FromString(w) for w in written)
+    assert first.messages[0].message.HasField("join")
+    assert [m.message.action.action_seq for m in joined.messages] == [1, 2, 3]
+    assert all(m.session == 1 for m in joined.messages)
