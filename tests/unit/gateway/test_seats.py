@@ -119,15 +119,23 @@ def test_a_shards_own_internal_stays_internal() -> None:
     assert error.code is Code.INTERNAL and "internal error" in str(error)
 
 
+class AnyToken:
+    """Credentials that take every Join's token (the tests here are about shards)."""
+
+    async def of_join(self, player_id: str, token: str) -> None:
+        return None
+
+
+def _many_seats(call: Any) -> seats.ManySeats:
+    """A client's PlayMany whose every shard stream is ``call``."""
+    return seats.ManySeats(FakeUpstream(call), AnyToken(), lambda player: None)  # type: ignore[arg-type]
+
+
 def test_play_many_sessions_on_a_broken_shard_end_unavailable() -> None:
     async def scenario() -> list[tpb.SessionEvent]:
         call = BrokenShardCall(_error(grpc.StatusCode.INTERNAL, CORE_WRITE_FAILURE), [])
 
-        class Credentials:
-            async def of_join(self, player_id: str, token: str) -> None:
-                return None
-
-        many = seats.ManySeats(FakeUpstream(call), Credentials(), lambda player: None)  # type: ignore[arg-type]
+        many = _many_seats(call)
 
         async def requests() -> AsyncIterator[tpb.PlayManyRequest]:
             yield tpb.PlayManyRequest(messages=[tpb.SessionMessage(session=7, message=JOIN)])
@@ -183,11 +191,7 @@ def test_play_many_messages_queued_behind_a_write_leave_as_one_in_order() -> Non
     async def scenario() -> list[bytes]:
         call = HeldCall()
 
-        class Credentials:
-            async def of_join(self, player_id: str, token: str) -> None:
-                return None
-
-        many = seats.ManySeats(FakeUpstream(call), Credentials(), lambda player: None)  # type: ignore[arg-type]
+        many = _many_seats(call)
 
         async def requests() -> AsyncIterator[tpb.PlayManyRequest]:
             yield tpb.PlayManyRequest(messages=[tpb.SessionMessage(session=1, message=JOIN)])
