@@ -145,13 +145,17 @@ async def _rest(call: Any) -> AsyncIterator[bytes]:
 # A shard's upward queue: this many messages waiting makes the client's stream
 # wait (HTTP/2 flow control then holds the client).
 UP_QUEUE_LIMIT = 256
-# A coalesced message stays well under a client's 4 MiB receive limit.
-COALESCE_BYTES = 1 << 20
+# Messages are joined up to these many bytes (one larger than that leaves alone,
+# as it came): up, well under the table service's 1 MiB receive limit
+# (MAX_MESSAGE_BYTES); down, well under a gRPC client's 4 MiB.
+UP_JOIN_BYTES = 256 * 1024
+DOWN_JOIN_BYTES = 1 << 20
 
 
 class _Parts:
     """The serialized messages of one coalesced write, and their size so far
-    (kept as they are added: a long backlog costs one pass, not one per part)."""
+    (kept as they are added: a long backlog costs one pass, not one per part);
+    ``fits_up`` / ``fits_down`` say whether one more joins it."""
 
     __slots__ = ("parts", "size")
 
@@ -163,8 +167,11 @@ class _Parts:
         self.parts.append(data)
         self.size += len(data)
 
-    def full(self) -> bool:
-        return self.size >= COALESCE_BYTES
+    def fits_up(self, data: bytes) -> bool:
+        return self.size + len(data) <= UP_JOIN_BYTES
+
+    def fits_down(self, data: bytes) -> bool:
+        return self.size + len(data) <= DOWN_JOIN_BYTES
 
     def joined(self) -> bytes:
         """The parts as one message (the encoding of a repeated field is its
@@ -213,7 +220,7 @@ class _ShardStream:
 
     async def _write_all(self) -> None:
         broken = False
-        async for parts in drain(self.queue, _Parts, _Parts.add, _Parts.full):
+        async for parts in drain(self.queue, _Parts, _Parts.add, fits=_Parts.fits_up):
             self._room.set()
             if broken:
                 continue  # the shard's stream ended: its reader has the status
@@ -359,7 +366,7 @@ class ManySeats:
         (``_Parts.joined``)."""
         forwarding = asyncio.create_task(self.forward(requests))
         try:
-            async for parts in drain(self.out, _Parts, _Parts.add, _Parts.full):
+            async for parts in drain(self.out, _Parts, _Parts.add, fits=_Parts.fits_down):
                 yield Encoded(parts.joined(), tpb.PlayManyEvents)
             if self.failure is not None:
                 raise self.failure

@@ -213,3 +213,36 @@ def test_play_many_messages_queued_behind_a_write_leave_as_one_in_order() -> Non
     assert first.messages[0].message.HasField("join")
     assert [m.message.action.action_seq for m in joined.messages] == [1, 2, 3]
     assert all(m.session == 1 for m in joined.messages)
+
+
+def test_play_many_joins_no_more_than_the_shards_receive_limit_allows() -> None:
+    """Messages queued behind a write are joined only up to UP_JOIN_BYTES (the
+    table service refuses a message over its 1 MiB limit); a large message
+    leaves alone, as it came, and the order is kept."""
+
+    async def scenario() -> list[bytes]:
+        call = HeldCall()
+        many = _many_seats(call)
+        # A Join whose token is half the bound: two of them do not fit one message.
+        token = "x" * (seats.UP_JOIN_BYTES // 2)
+        big = tpb.PlayerMessage(join=tpb.Join(table_id="t-1", player_id="p-1", token=token))
+
+        async def requests() -> AsyncIterator[tpb.PlayManyRequest]:
+            yield tpb.PlayManyRequest(messages=[tpb.SessionMessage(session=1, message=JOIN)])
+            while not call.written:
+                await asyncio.sleep(0.001)
+            for session in (2, 3, 4):
+                yield tpb.PlayManyRequest(
+                    messages=[tpb.SessionMessage(session=session, message=big)]
+                )
+            await asyncio.sleep(0.01)  # all three queued behind the held write
+            call.release.set()
+
+        async for _ in many.events(requests()):
+            pass
+        return call.written
+
+    written = asyncio.run(asyncio.wait_for(scenario(), 5))
+    assert all(len(w) <= seats.UP_JOIN_BYTES for w in written[1:]), [len(w) for w in written]
+    requests = [tpb.PlayManyRequest.FromString(w) for w in written[1:]]
+    assert [[m.session for m in r.messages] for r in requests] == [[2], [3], [4]]
