@@ -184,30 +184,41 @@ class HeldCall:
         return True
 
 
-def test_play_many_messages_queued_behind_a_write_leave_as_one_in_order() -> None:
-    """While one write to a shard is in flight, the client's next messages for
-    that shard queue and then leave as one PlayManyRequest, in the order sent."""
+def _written_behind_a_held_write(behind: list[tpb.SessionMessage]) -> list[bytes]:
+    """What a shard's PlayMany was written: a Join, then ``behind`` (each sent by
+    the client as a request of its own) while the Join's write is held."""
 
     async def scenario() -> list[bytes]:
         call = HeldCall()
-
         many = _many_seats(call)
 
         async def requests() -> AsyncIterator[tpb.PlayManyRequest]:
             yield tpb.PlayManyRequest(messages=[tpb.SessionMessage(session=1, message=JOIN)])
             while not call.written:
                 await asyncio.sleep(0.001)
-            for seq in (1, 2, 3):
-                action = tpb.PlayerMessage(action=tpb.PlayerAction(action_seq=seq))
-                yield tpb.PlayManyRequest(messages=[tpb.SessionMessage(session=1, message=action)])
-            await asyncio.sleep(0.01)  # all three queued behind the held write
+            for message in behind:
+                yield tpb.PlayManyRequest(messages=[message])
+            await asyncio.sleep(0.01)  # all of them queued behind the held write
             call.release.set()
 
         async for _ in many.events(requests()):
             pass
         return call.written
 
-    written = asyncio.run(asyncio.wait_for(scenario(), 5))
+    return asyncio.run(asyncio.wait_for(scenario(), 5))
+
+
+def test_play_many_messages_queued_behind_a_write_leave_as_one_in_order() -> None:
+    """While one write to a shard is in flight, the client's next messages for
+    that shard queue and then leave as one PlayManyRequest, in the order sent."""
+    written = _written_behind_a_held_write(
+        [
+            tpb.SessionMessage(
+                session=1, message=tpb.PlayerMessage(action=tpb.PlayerAction(action_seq=seq))
+            )
+            for seq in (1, 2, 3)
+        ]
+    )
     assert len(written) == 2, written
     first, joined = (tpb.PlayManyRequest.FromString(w) for w in written)
     assert first.messages[0].message.HasField("join")
@@ -219,30 +230,12 @@ def test_play_many_joins_no_more_than_the_shards_receive_limit_allows() -> None:
     """Messages queued behind a write are joined only up to UP_JOIN_BYTES (the
     table service refuses a message over its 1 MiB limit); a large message
     leaves alone, as it came, and the order is kept."""
-
-    async def scenario() -> list[bytes]:
-        call = HeldCall()
-        many = _many_seats(call)
-        # A Join whose token is half the bound: two of them do not fit one message.
-        token = "x" * (seats.UP_JOIN_BYTES // 2)
-        big = tpb.PlayerMessage(join=tpb.Join(table_id="t-1", player_id="p-1", token=token))
-
-        async def requests() -> AsyncIterator[tpb.PlayManyRequest]:
-            yield tpb.PlayManyRequest(messages=[tpb.SessionMessage(session=1, message=JOIN)])
-            while not call.written:
-                await asyncio.sleep(0.001)
-            for session in (2, 3, 4):
-                yield tpb.PlayManyRequest(
-                    messages=[tpb.SessionMessage(session=session, message=big)]
-                )
-            await asyncio.sleep(0.01)  # all three queued behind the held write
-            call.release.set()
-
-        async for _ in many.events(requests()):
-            pass
-        return call.written
-
-    written = asyncio.run(asyncio.wait_for(scenario(), 5))
+    # A Join whose token is half the bound: two of them do not fit one message.
+    token = "x" * (seats.UP_JOIN_BYTES // 2)
+    big = tpb.PlayerMessage(join=tpb.Join(table_id="t-1", player_id="p-1", token=token))
+    written = _written_behind_a_held_write(
+        [tpb.SessionMessage(session=session, message=big) for session in (2, 3, 4)]
+    )
     assert all(len(w) <= seats.UP_JOIN_BYTES for w in written[1:]), [len(w) for w in written]
     requests = [tpb.PlayManyRequest.FromString(w) for w in written[1:]]
     assert [[m.session for m in r.messages] for r in requests] == [[2], [3], [4]]
