@@ -38,7 +38,7 @@ WEB_BUILD   := $(WEB_DIR)/dist/index.html
 BUF         := $(WEB_DIR)/node_modules/.bin/buf
 PROTO_RELEASE := protos/release/v1.binpb
 
-.PHONY: help setup compile protos node-packages web proto-check proto-release purepython check check-tests test lint typecheck \
+.PHONY: help build-tools setup compile protos node-packages web proto-check proto-release purepython check check-tests test lint typecheck \
   unit deploy-check bench run tournament selfplay lock clean system-setup images
 
 help:
@@ -50,7 +50,12 @@ help:
 	@echo "make lock   - re-resolve requirements/dev.lock from pyproject.toml"
 	@echo "make images - build the six service images (offline, cached by content)"
 
-$(STAMP): pyproject.toml requirements/dev.lock
+# Node, npm, a C compiler, Python's headers and curl, from Debian's packages when
+# the machine lacks them (deploy/build-tools.sh; quick when they are there).
+build-tools:
+	@bash deploy/build-tools.sh $(PYTHON)
+
+$(STAMP): pyproject.toml requirements/dev.lock | build-tools
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements/dev.lock
@@ -60,13 +65,13 @@ $(STAMP): pyproject.toml requirements/dev.lock
 setup: $(STAMP) $(COMPILE_STAMP) $(PROTO_STAMP) $(NODE_STAMP) $(WEB_BUILD)
 
 # npm ci empties node_modules first, so the stamp inside it goes with it.
-$(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
+$(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json | build-tools
 	npm ci --prefix $(NODE_DIR) --no-audit --no-fund
 	touch $(NODE_STAMP)
 
 node-packages: $(NODE_STAMP)
 
-$(WEB_PACKAGES): $(WEB_DIR)/package.json $(WEB_DIR)/package-lock.json
+$(WEB_PACKAGES): $(WEB_DIR)/package.json $(WEB_DIR)/package-lock.json | build-tools
 	npm ci --prefix $(WEB_DIR) --no-audit --no-fund
 	touch $(WEB_PACKAGES)
 
