@@ -26,13 +26,15 @@ NEEDS_DOCKER = "needs_docker"
 NEEDS_SYSTEM = "needs_system"
 MARKS = {
     NEEDS_DOCKER: "runs the service images as containers (Docker; make check leaves it out)",
-    NEEDS_SYSTEM: "runs a program only root installs: prometheus/promtool or PostgreSQL's "
-    "server (make check leaves it out)",
+    NEEDS_SYSTEM: "runs a program only root installs: prometheus/promtool, PostgreSQL's "
+    "server or Chromium (make check leaves it out)",
 }
 # Every test under a folder or in a module (relative to the repository), or one
 # test ("module::function", each of its parameters), gets the mark.
 MARKED: dict[str, str] = {
     "tests/system/containers": NEEDS_DOCKER,  # the five images, under testcontainers
+    # Debian's Chromium, driven by Playwright; the tests also rewrite docs/screenshots.
+    "tests/system/web": NEEDS_SYSTEM,
     "tests/ops/monitoring/test_scrape.py": NEEDS_SYSTEM,  # a real prometheus scraping the room
     "tests/ops/monitoring/test_rules.py::test_promtool_check_rules": NEEDS_SYSTEM,
     "tests/ops/monitoring/test_rules.py::test_promtool_test_rules": NEEDS_SYSTEM,
