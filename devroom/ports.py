@@ -19,6 +19,12 @@ from service_kit.process import port_in_use
 HIGHEST_BASE: Final = 65535 - 2 * len(SERVICES) - len(DEFAULT_PUBLIC_PORTS) - 2 + 1
 # How a launcher picks ports: the services' defaults, any free ones, or from a base port.
 Ports = Literal["fixed", "free"] | int
+# ``--ports BASE`` in a launcher's help: every port counted from the base.
+BASE_HELP: Final = (
+    "BASE (a number): gRPC on BASE..BASE+4, /metrics on BASE+5..BASE+9, the lobby's "
+    "and the table's public ports BASE+10 and BASE+11, the gateway's door BASE+12 and "
+    "its /metrics BASE+13"
+)
 
 
 class PortInUseError(RuntimeError):

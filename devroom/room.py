@@ -79,7 +79,7 @@ from .guest_bots import (
     limit_sdk_messages,
     load_guests,
 )
-from .ports import PortInUseError, ports_option
+from .ports import BASE_HELP, PortInUseError, ports_option
 from .serving import open_text
 from .stack import Stack, StopSignals
 
@@ -703,7 +703,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         prog="python -m devroom.room", description=__doc__.split("\n")[0]
     )
     parser.add_argument(
-        "--hands", type=int, default=None, help="hands per table (default 200; not with --serve)"
+        "--hands",
+        type=int,
+        default=None,
+        help="hands every table plays at least (default 200; the run ends when the "
+        "slowest table has them, so faster ones play more; not with --serve)",
     )
     parser.add_argument(
         "--serve",
@@ -729,8 +733,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         default="fixed",
         metavar="fixed|free|BASE",
         help="fixed: the documented ports, the gateway's 50050 and the services' "
-        "50051-50055 (default); free: any free ports; "
-        "BASE (a number): gRPC on BASE..BASE+4, /metrics on BASE+5..BASE+9",
+        "50051-50055 (default); free: any free ports; " + BASE_HELP,
     )
     parser.add_argument("--db", default="", help="lobby SQLite file (default: a fresh temp file)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random bots")

@@ -95,7 +95,8 @@ def open_text(room: Room, door: str, ca_file: Path | None, tables: Mapping[str, 
         f"  {poker} register alice          # prints your credential and the line "
         "to export it: run that line",
         f"  {poker} sit {example} --buy-in {room.buy_in}          # {buy_ins}",
-        f"  {poker} play {example}          # f, k, c, r 200, d As Kd",
+        f"  {poker} play {example}          # f, k, c, r AMOUNT, d As Kd: "
+        "each turn says what you may",
         "a bot in that seat instead (after register and sit):",
         f"  {poker} bot {example} --kind strength",
         "or your own bot, seated by the room among the reference bots (restart with it):",

@@ -44,7 +44,7 @@ from poker_wire.channels import Stubs, staff_lobby
 from service_kit import loop as event_loop
 
 from .launcher import ServiceProcess
-from .ports import PortInUseError, ports_option
+from .ports import BASE_HELP, PortInUseError, ports_option
 from .stack import Stack, StopSignals
 
 K = tpb.TournamentEventKind
@@ -352,8 +352,8 @@ def main(argv: list[str] | None = None) -> int:
         type=ports_option,
         default="free",
         metavar="fixed|free|BASE",
-        help="free: any free ports (default); fixed: the documented ports 50051-50055; "
-        "BASE (a number): gRPC on BASE..BASE+4, /metrics on BASE+5..BASE+9",
+        help="free: any free ports (default); fixed: the documented ports, the gateway's "
+        "50050 and the services' 50051-50055; " + BASE_HELP,
     )
     args = parser.parse_args(argv)
     return event_loop.run(_main(args))

@@ -124,5 +124,5 @@ def test_the_readmes_bot_runs_as_written(
 ) -> None:
     run_as_written(ROOT / "README.md")
     out = capsys.readouterr().out
-    assert re.search(r"^3 hands played, \d+ chips left$", out, re.M), out
+    assert re.search(r"^3 hands finished, \d+ chips left$", out, re.M), out
     assert left(room, stud_table, "my first bot"), out
