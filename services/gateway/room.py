@@ -34,7 +34,13 @@ Ctx = Any  # connectrpc.request.RequestContext
 
 
 def _internal(request: Message, kind: type[M], player: Player | None = None) -> M:
-    """The internal request with the public one's fields and the player's id and token."""
+    """The internal request with the public one's fields and the player's id and token.
+
+    The public request's unknown fields are dropped first: the public messages
+    reserve the internal ones' ``player_id`` and ``token`` numbers, and bytes a
+    client put there would otherwise arrive as those fields, a credential that
+    skipped the gateway's check and its per-player limits."""
+    request.DiscardUnknownFields()
     internal = kind.FromString(request.SerializeToString())
     if player is not None:
         internal.player_id = player.player_id  # type: ignore[attr-defined]
