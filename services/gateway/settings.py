@@ -150,12 +150,19 @@ class GatewaySettings:
             maximum=10,
         )
     )
+    # At most 900: hypercorn keeps a connection's open streams in a priority tree
+    # of 1,000 (priority.PriorityTree's default), and a stream past it raised an
+    # error nobody handled, which stalled the whole connection for good.  Below
+    # that, HTTP/2 itself refuses a client's extra stream.  Many seats need no more:
+    # one PlayMany stream carries them.
     streams_per_connection: int = setting(
         Var(
             "GATEWAY_STREAMS_PER_CONNECTION",
-            4096,
-            "concurrent HTTP/2 streams on one client connection (a bot lab's many seats)",
+            900,
+            "concurrent HTTP/2 streams on one client connection (hypercorn holds at "
+            "most 1,000; many seats share one PlayMany stream)",
             minimum=100,
+            maximum=900,
         )
     )
 

@@ -1,13 +1,17 @@
-"""The internal requests the gateway builds from the public ones (services/gateway/room.py)."""
+"""What the gateway passes on from a client: the internal requests it builds from
+the public ones (services/gateway/room.py), and the HTTP/2 streams it offers."""
 
 from __future__ import annotations
 
 import pytest
+from priority.priority import PriorityTree
 
 from poker.room.v1 import room_pb2 as rpb
 from poker.table.v1 import table_pb2 as tpb
+from service_kit.settings import ConfigError
 from services.gateway.credentials import Player
 from services.gateway.room import _internal
+from services.gateway.settings import GatewaySettings
 
 
 def _smuggled(kind: type[rpb.GetHandHistoryRequest] | type[rpb.GetDeckProofRequest]) -> bytes:
@@ -41,3 +45,13 @@ def test_a_credential_in_a_public_requests_reserved_fields_never_reaches_the_tab
     request = public.FromString(_smuggled(public))
     mine = _internal(request, internal, Player("p-me", "my-token"))
     assert (mine.player_id, mine.token) == ("p-me", "my-token")
+
+
+def test_the_gateway_never_advertises_more_streams_than_hypercorn_holds() -> None:
+    """hypercorn keeps a connection's open streams in a priority tree of 1,000; a
+    stream past it stalled the whole connection, so the setting stays under it
+    (a client's extra stream is then refused by HTTP/2 itself)."""
+    tree_holds = PriorityTree()._maximum_streams
+    assert GatewaySettings.from_env({}).streams_per_connection < tree_holds
+    with pytest.raises(ConfigError, match="GATEWAY_STREAMS_PER_CONNECTION"):
+        GatewaySettings.from_env({"GATEWAY_STREAMS_PER_CONNECTION": str(tree_holds)})
