@@ -46,15 +46,38 @@ class RateLimiter:
     def allow(self, key: str) -> bool:
         """Take one call from ``key``'s bucket; False when it is empty."""
         now = self._clock()
-        tokens, last = self._buckets.pop(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+        tokens = self._refilled(key, now)
         allowed = tokens >= 1.0
         if allowed:
             tokens -= 1.0
         self._buckets[key] = (tokens, now)
+        self._trim()
+        return allowed
+
+    def _refilled(self, key: str, now: float) -> float:
+        tokens, last = self._buckets.pop(key, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - last) * self.rate)
+
+    def ready(self, key: str) -> bool:
+        """Whether ``key``'s bucket holds a call, taking nothing (see ``charge``)."""
+        now = self._clock()
+        tokens = self._refilled(key, now)
+        self._buckets[key] = (tokens, now)
+        self._trim()
+        return tokens >= 1.0
+
+    def charge(self, key: str) -> None:
+        """Take one call from ``key``'s bucket after the fact, into debt down to
+        ``-burst``: calls let through together by ``ready`` are all counted, and
+        a caller who overdrew waits the debt out."""
+        now = self._clock()
+        tokens = self._refilled(key, now)
+        self._buckets[key] = (max(-float(self.burst), tokens - 1.0), now)
+        self._trim()
+
+    def _trim(self) -> None:
         if len(self._buckets) > self._max:
             self._buckets.popitem(last=False)
-        return allowed
 
     def describe(self) -> str:
         return f"at most {self.rate:g} calls a second per player (bursts of {self.burst})"

@@ -6,7 +6,9 @@ dot splits them).  The gateway checks it with the lobby's ``GetPlayer`` (the
 lobby keeps only the token's digest and compares in constant time) and
 remembers an accepted credential for ``GATEWAY_CREDENTIAL_CACHE_S``, keyed by
 its SHA-256, so a player's every action does not cost the lobby a lookup.  A
-refused one is not remembered: the lobby answers again.  The internal services
+refused one is not remembered: the lobby answers again, but each refusal counts
+against the caller's address (``limits.Limits.credential_refused``), and an
+address past its limit is refused before the lobby is asked.  The internal services
 check the token again themselves (the gateway forwards it), so a stale cache
 entry can never act for anyone.  No credential is ever logged.
 """
@@ -24,6 +26,7 @@ import grpc
 from poker_wire import check_id
 from service_kit.errors import InvalidArgumentError, ServiceError
 
+from .limits import Limits
 from .metrics import CREDENTIALS
 
 MAX_CREDENTIAL_LENGTH = 256
@@ -80,16 +83,23 @@ class Credentials:
     """Accepted credentials, remembered a while (see the module)."""
 
     def __init__(
-        self, check: Check, ttl_s: float, *, clock: Callable[[], float] = time.monotonic
+        self,
+        check: Check,
+        ttl_s: float,
+        *,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._check = check
         self._ttl = ttl_s
+        self._limits = limits
         self._clock = clock
         self._accepted: OrderedDict[bytes, float] = OrderedDict()
 
-    async def player(self, authorization: str | None) -> Player:
-        """The authenticated caller of a call with this header; UNAUTHENTICATED
-        without a credential or with one the lobby does not accept."""
+    async def player(self, authorization: str | None, address: str | None) -> Player:
+        """The authenticated caller of a call with this header, from this client
+        address; UNAUTHENTICATED without a credential or with one the lobby does
+        not accept, RESOURCE_EXHAUSTED when the address has had too many refused."""
         bearer = bearer_of(authorization)
         if not bearer:
             raise UnauthenticatedError(
@@ -104,10 +114,14 @@ class Credentials:
             self._accepted.move_to_end(key)
             CREDENTIALS.labels("cached").inc()
             return player
+        if self._limits is not None:
+            self._limits.before_credential_check(address)
         try:
             await self._check(player)
         except grpc.aio.AioRpcError as error:
             if error.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED):
+                if self._limits is not None:
+                    self._limits.credential_refused(address)
                 # One answer for an unknown player and a wrong token: the door
                 # does not tell a stranger which player ids exist.
                 raise UnauthenticatedError(
@@ -122,13 +136,13 @@ class Credentials:
                 self._accepted.popitem(last=False)
         return player
 
-    async def of_join(self, player_id: str, token: str) -> Player:
+    async def of_join(self, player_id: str, token: str, address: str | None) -> Player:
         """A Join's own credential (Play without a bearer, each PlayMany seat),
         checked as a bearer's is."""
-        return await self.player(f"Bearer {credential(player_id, token)}")
+        return await self.player(f"Bearer {credential(player_id, token)}", address)
 
-    async def optional(self, authorization: str | None) -> Player | None:
+    async def optional(self, authorization: str | None, address: str | None) -> Player | None:
         """The caller when the call carries a credential, else None."""
         if not bearer_of(authorization):
             return None
-        return await self.player(authorization)
+        return await self.player(authorization, address)

@@ -1,18 +1,25 @@
 """The door's limits: calls per player, calls per address for callers without a
-credential, and registrations per address.
+credential (or with one the lobby refused), and registrations per address.
 
 Token buckets (``service_kit.ratelimit``), as the services' own public ports
 apply them: ``PLAYER_CALLS_PER_S`` with bursts of ``PLAYER_BURST`` per player
 (every call that acts for them, each stream counted once when it opens, each
 PlayMany seat once when it joins); the same per client address for calls that
 carry no credential; ``GATEWAY_REGISTRATIONS_PER_MIN`` per address for Register,
-the one call that makes something from nothing.  Past a limit the call is
+the one call that makes something from nothing.  A credential the lobby refuses
+counts against its address's bucket too, and once that bucket is empty a
+credential the gateway has not accepted lately is refused before the lobby is
+asked: a client guessing tokens costs the lobby no more than the address's
+rate, while players whose credentials were accepted play on.  Past a limit the call is
 RESOURCE_EXHAUSTED, saying the limit, and does nothing.  Each replica counts
 its own callers (the door is stateless): a room behind N replicas allows a
 player up to N times the rate, which a load balancer's stickiness makes rare.
 """
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable
 
 from service_kit.errors import ResourceExhaustedError
 from service_kit.ratelimit import RateLimiter
@@ -33,10 +40,19 @@ def _host(address: str | None) -> str:
 class Limits:
     """The three kinds of bucket (see the module)."""
 
-    def __init__(self, calls_per_s: float, burst: int, registrations_per_min: float) -> None:
-        self._players = RateLimiter(calls_per_s, burst)
-        self._addresses = RateLimiter(calls_per_s, burst)
-        self._registrations = RateLimiter(registrations_per_min / 60.0, REGISTRATION_BURST)
+    def __init__(
+        self,
+        calls_per_s: float,
+        burst: int,
+        registrations_per_min: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._players = RateLimiter(calls_per_s, burst, clock=clock)
+        self._addresses = RateLimiter(calls_per_s, burst, clock=clock)
+        self._registrations = RateLimiter(
+            registrations_per_min / 60.0, REGISTRATION_BURST, clock=clock
+        )
         self._calls = f"at most {calls_per_s:g} calls a second (bursts of {burst})"
         self._regs = (
             f"at most {registrations_per_min:g} registrations a minute from one address "
@@ -54,6 +70,21 @@ class Limits:
             raise ResourceExhaustedError(
                 f"too many calls: {self._calls} per address without a credential; retry soon"
             )
+
+    def before_credential_check(self, address: str | None) -> None:
+        """RESOURCE_EXHAUSTED, without asking the lobby, when calls from this
+        address without an accepted credential are past the limit."""
+        if not self._addresses.ready(_host(address)):
+            LIMITED.labels("address_calls").inc()
+            raise ResourceExhaustedError(
+                f"too many calls: {self._calls} per address without an accepted "
+                "credential, and credentials from this address were refused; retry soon "
+                "with the credential Register returned"
+            )
+
+    def credential_refused(self, address: str | None) -> None:
+        """Count a refused credential as a call from its address without one."""
+        self._addresses.charge(_host(address))
 
     def registration(self, address: str | None) -> None:
         if not self._registrations.allow(_host(address)):

@@ -74,13 +74,13 @@ class RoomService:
 
     async def _player(self, ctx: Ctx) -> Player:
         """The authenticated caller, within their call limit."""
-        player = await self.credentials.player(_authorization(ctx))
+        player = await self.credentials.player(_authorization(ctx), ctx.client_address)
         self.limits.player(player.player_id)
         return player
 
     async def _anyone(self, ctx: Ctx) -> Player | None:
         """The caller if they sent a credential (checked), else None (limited by address)."""
-        player = await self.credentials.optional(_authorization(ctx))
+        player = await self.credentials.optional(_authorization(ctx), ctx.client_address)
         if player is None:
             self.limits.address(ctx.client_address)
         else:
@@ -176,12 +176,12 @@ class RoomService:
             # The Join is read before anything is refused: a client still writing
             # to a stream the server has closed sees a reset, not the refusal.
             first = await anext(aiter(request), None)
-            player = await self.credentials.optional(_authorization(ctx))
+            player = await self.credentials.optional(_authorization(ctx), ctx.client_address)
             if first is None or not first.HasField("join"):
                 raise InvalidArgumentError("the first message must be a Join (table_id, delivery)")
             join = seats.seat_join(first.join, player)
             if player is None:  # the Join's own credential: the door's check, as a bearer's
-                await self.credentials.of_join(join.player_id, join.token)
+                await self.credentials.of_join(join.player_id, join.token, ctx.client_address)
             self.limits.player(join.player_id)
             async for event in seats.play(self.up, first, request):
                 yield cast(tpb.TableEvent, event)  # bytes passed on (codecs.Encoded)
@@ -190,7 +190,9 @@ class RoomService:
         self, request: AsyncIterator[tpb.PlayManyRequest], ctx: Ctx
     ) -> AsyncIterator[tpb.PlayManyEvents]:
         with as_connect_errors("PlayMany"):
-            many = seats.ManySeats(self.up, self.credentials, self.limits.player)
+            many = seats.ManySeats(
+                self.up, self.credentials, self.limits.player, ctx.client_address
+            )
             async for batch in many.events(request):
                 yield cast(tpb.PlayManyEvents, batch)  # bytes passed on (codecs.Encoded)
 

@@ -243,9 +243,14 @@ class ManySeats:
     """One client's PlayMany, split over the shards (see the module)."""
 
     def __init__(
-        self, upstream: Upstream, credentials: Credentials, admit: Callable[[str], None]
+        self,
+        upstream: Upstream,
+        credentials: Credentials,
+        admit: Callable[[str], None],
+        address: str | None,
     ) -> None:
         self._upstream = upstream
+        self._address = address
         self._credentials = credentials
         self._admit = admit
         self._sessions: dict[int, int] = {}
@@ -311,12 +316,16 @@ class ManySeats:
                     )
                 # The door's own check (one answer for a wrong token and an unknown
                 # player), then the player's limit: a stranger cannot spend it.
-                await self._credentials.of_join(join.player_id, join.token)
+                await self._credentials.of_join(join.player_id, join.token, self._address)
                 self._admit(join.player_id)
                 shard = await self._upstream.shards.shard_of(join.table_id)
             except ServiceError as error:
                 self._sessions.pop(message.session, None)
                 self._ended(message.session, error.code, error.message)
+                return None
+            except grpc.aio.AioRpcError as error:  # the lobby, asked where the table is
+                self._sessions.pop(message.session, None)
+                self._ended(message.session, *upstream_status(error))
                 return None
             old = self._sessions.get(message.session)
             if old is not None and old != shard:  # a session number used again

@@ -165,10 +165,10 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
             raise
         CREDENTIALS.labels("checked").inc()
 
-    credentials = Credentials(check, gateway.credential_cache_s)
     limits = Limits(
         settings.player_calls_per_s, settings.player_burst, gateway.registrations_per_minute
     )
+    credentials = Credentials(check, gateway.credential_cache_s, limits=limits)
     spectators = Spectators(
         _opener(upstream),
         _spectator_snapshot(upstream),

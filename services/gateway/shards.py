@@ -25,7 +25,9 @@ import grpc
 
 from poker.table.v1 import table_pb2 as tpb
 from poker.table.v1 import table_pb2_grpc as tpb_grpc
-from service_kit.errors import NotFoundError
+from poker_wire import check_id
+from poker_wire.errors import WireError
+from service_kit.errors import InvalidArgumentError, NotFoundError
 from service_kit.logs import get_logger
 
 from .metrics import SHARD_REFRESHES, SHARD_TABLES
@@ -129,7 +131,12 @@ class ShardMap:
 
     async def shard_of(self, table_id: str) -> int:
         """The shard that runs ``table_id``: NOT_FOUND when no shard runs it and
-        the lobby has no such table."""
+        the lobby has no such table, INVALID_ARGUMENT when no table could have
+        this id (before anyone is asked)."""
+        try:
+            check_id(table_id, "table_id")
+        except WireError as error:
+            raise InvalidArgumentError(error.message) from None
         shard = self._where.get(table_id)
         if shard is not None:
             return shard

@@ -105,7 +105,8 @@ def _session(number: int, message: pb.PlayerMessage) -> pb.PlayManyRequest:
 def test_play_many_refuses_a_session_without_changing_the_others(room: Room, via: Via) -> None:
     """A wrong token ends only its session (PERMISSION_DENIED; UNAUTHENTICATED
     through the door); a session that does
-    not start with a Join, or numbered 0, is INVALID_ARGUMENT; a good one gets its
+    not start with a Join, is numbered 0, or names a table id no table could have
+    (empty, past 64 characters) is INVALID_ARGUMENT; a good one gets its
     Snapshot; and a Multiplexer seat sees the refusal as Play's error."""
     table_id = room.create_table(f"many errors {via}", STUD_HILO, 4, min_buy_in=400, clock_ms=5_000)
     good, other = room.register("many good"), room.register("many other")
@@ -127,13 +128,23 @@ def test_play_many_refuses_a_session_without_changing_the_others(room: Room, via
                 _session(1, pb.PlayerMessage(join=wrong)),
                 _session(2, ping),
                 _session(0, pb.PlayerMessage(join=join)),
+                _session(
+                    4, pb.PlayerMessage(join=pb.Join(player_id=good.player_id, token=good.token))
+                ),
+                _session(
+                    5,
+                    pb.PlayerMessage(
+                        join=pb.Join(table_id="t" * 65, player_id=good.player_id, token=good.token)
+                    ),
+                ),
                 _session(3, pb.PlayerMessage(join=join)),
                 _session(3, ping),
             ):
                 requests.put_nowait(request)
             got: dict[int, list[pb.SessionEvent]] = {}
             while not (
-                {1, 2, 0} <= got.keys() and any(e.event.HasField("pong") for e in got.get(3, []))
+                {1, 2, 0, 4, 5} <= got.keys()
+                and any(e.event.HasField("pong") for e in got.get(3, []))
             ):
                 batch = await asyncio.wait_for(call.read(), WAIT_S)
                 assert batch is not aio.EOF
@@ -155,6 +166,9 @@ def test_play_many_refuses_a_session_without_changing_the_others(room: Room, via
     assert "first message must be" in got[2][-1].ended.message  # "a Join", "its Join"
     assert "Join" in got[2][-1].ended.message
     assert got[0][-1].ended.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    for bad_table in (4, 5):  # the door once ended the whole stream OK here
+        assert got[bad_table][-1].ended.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+        assert "table_id" in got[bad_table][-1].ended.message
     first = got[3][0].event
     assert first.HasField("snapshot") and first.snapshot.table_id == table_id
     assert not any(e.HasField("ended") for e in got[3])

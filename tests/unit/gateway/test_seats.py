@@ -65,7 +65,12 @@ class BrokenShardCall:
 
 
 class Shards:
+    """Every table on shard 0, but ``t-lobby-refuses``: the lobby, asked whether it
+    exists, answers INVALID_ARGUMENT."""
+
     async def shard_of(self, table_id: str) -> int:
+        if table_id == "t-lobby-refuses":
+            raise _error(grpc.StatusCode.INVALID_ARGUMENT, "table_id: no such id")
         return 0
 
 
@@ -122,13 +127,13 @@ def test_a_shards_own_internal_stays_internal() -> None:
 class AnyToken:
     """Credentials that take every Join's token (the tests here are about shards)."""
 
-    async def of_join(self, player_id: str, token: str) -> None:
+    async def of_join(self, player_id: str, token: str, address: str | None) -> None:
         return None
 
 
 def _many_seats(call: Any) -> seats.ManySeats:
     """A client's PlayMany whose every shard stream is ``call``."""
-    return seats.ManySeats(FakeUpstream(call), AnyToken(), lambda player: None)  # type: ignore[arg-type]
+    return seats.ManySeats(FakeUpstream(call), AnyToken(), lambda player: None, "127.0.0.1:1")  # type: ignore[arg-type]
 
 
 def test_play_many_sessions_on_a_broken_shard_end_unavailable() -> None:
@@ -239,3 +244,35 @@ def test_play_many_joins_no_more_than_the_shards_receive_limit_allows() -> None:
     assert all(len(w) <= seats.UP_JOIN_BYTES for w in written[1:]), [len(w) for w in written]
     requests = [tpb.PlayManyRequest.FromString(w) for w in written[1:]]
     assert [[m.session for m in r.messages] for r in requests] == [[2], [3], [4]]
+
+
+def test_a_play_many_join_the_lobby_refuses_ends_that_session_only() -> None:
+    """A Join whose table the lobby answers with an error ends that one session
+    with the lobby's status; the stream and the other sessions go on."""
+
+    async def scenario() -> tuple[list[tpb.SessionEvent], list[bytes]]:
+        call = HeldCall()
+        call.release.set()
+        many = _many_seats(call)
+        refused = tpb.PlayerMessage(
+            join=tpb.Join(table_id="t-lobby-refuses", player_id="p-2", token="x")
+        )
+
+        async def requests() -> AsyncIterator[tpb.PlayManyRequest]:
+            yield tpb.PlayManyRequest(messages=[tpb.SessionMessage(session=2, message=refused)])
+            yield tpb.PlayManyRequest(messages=[tpb.SessionMessage(session=1, message=JOIN)])
+            await asyncio.sleep(0.01)
+
+        ended: list[tpb.SessionEvent] = []
+        async for item in many.events(requests()):
+            events = tpb.PlayManyEvents.FromString(item.data).events
+            ended.extend(e for e in events if e.HasField("ended"))
+        return ended, call.written
+
+    ended, written = asyncio.run(asyncio.wait_for(scenario(), 5))
+    assert [(e.session, e.ended.code) for e in ended] == [
+        (2, grpc.StatusCode.INVALID_ARGUMENT.value[0])
+    ]
+    assert "table_id" in ended[0].ended.message
+    sent = [m for w in written for m in tpb.PlayManyRequest.FromString(w).messages]
+    assert [m.session for m in sent] == [1]  # the other session's Join reached its shard

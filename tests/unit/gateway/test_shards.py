@@ -9,7 +9,7 @@ import grpc
 import pytest
 
 from poker.table.v1 import table_pb2 as tpb
-from service_kit.errors import NotFoundError
+from service_kit.errors import InvalidArgumentError, NotFoundError
 from services.gateway.shards import ShardMap
 
 
@@ -71,5 +71,27 @@ def test_concurrent_misses_share_one_listing() -> None:
         found = await asyncio.gather(*(room.shard_of("t-b") for _ in range(50)))
         assert found == [1] * 50
         assert all(shard.asked == 1 for shard in shards)
+
+    asyncio.run(scenario())
+
+
+def test_an_id_no_table_could_have_is_invalid_before_anyone_is_asked() -> None:
+    """An empty table id, or one past the room's 64 characters, is INVALID_ARGUMENT
+    from the door itself: neither the shards nor the lobby are asked."""
+
+    async def scenario() -> None:
+        shard = Shard("t-a")
+        asked: list[str] = []
+
+        async def exists(table_id: str) -> bool:
+            asked.append(table_id)
+            return False
+
+        room = ShardMap([shard], refresh_s=60.0, exists=exists)  # type: ignore[list-item]
+        for bad, says in (("", "required"), ("t" * 65, "at most 64"), ("t\n", "printable")):
+            with pytest.raises(InvalidArgumentError) as error:
+                await room.shard_of(bad)
+            assert "table_id" in error.value.message and says in error.value.message
+        assert asked == [] and shard.asked == 0
 
     asyncio.run(scenario())
