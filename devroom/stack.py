@@ -30,8 +30,9 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from poker_wire.channels import LOCAL_ROOM_PKI
 from service_kit.pki import Pki, issue_room
@@ -224,32 +225,43 @@ class Stack:
 
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+# A signal this soon after the first is the same request again (see StopSignals).
+ECHO_S = 0.5
 
 
 class StopSignals:
     """SIGTERM, SIGINT (Ctrl-C) and SIGHUP ask a launcher (the room, the tournament
     room) to stop early: ``event`` is set, the launcher winds down, prints what was
     played and stops its services.  A second signal cancels ``task`` (stop at
-    once, still stopping the services in the launcher's ``finally``).
+    once, still stopping the services in the launcher's ``finally``), unless it
+    comes within ``ECHO_S`` of the first: ``kill -TERM -<group>`` of ``make run``
+    reaches the room twice, from the signal and from make passing it on to its
+    child, and that is one request to stop, not two.
 
     Installed on the running loop before the services start: a signal that comes
     while the loop is blocked starting them waits until it runs again, rather than
     killing the launcher and orphaning what it started.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.event = asyncio.Event()
         self.signum: int | None = None
-        self.count = 0
+        self.count = 0  # the requests to stop (an echo within ECHO_S not counted)
+        self._clock = clock
+        self._first_at = 0.0
         self.task = asyncio.current_task()
         loop = asyncio.get_running_loop()
         for signum in STOP_SIGNALS:
             loop.add_signal_handler(signum, self._on_signal, signum)
 
     def _on_signal(self, signum: int) -> None:
+        now = self._clock()
+        if self.signum is not None and now - self._first_at < ECHO_S:
+            return  # the first one again (make passing on a group's signal)
         self.count += 1
         if self.signum is None:
             self.signum = signum
+            self._first_at = now
             print(
                 f"\n{self.name}: stopping early, the summary follows; "
                 "send it again to stop at once",

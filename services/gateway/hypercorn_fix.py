@@ -1,4 +1,4 @@
-"""Two changes to hypercorn 0.18.0 (the newest release on PyPI), applied at start.
+"""Three changes to hypercorn 0.18.0 (the newest release on PyPI), applied at start.
 
 **DATA on a closed stream.**
 A client's DATA frame for a stream hypercorn has already closed (a call to a
@@ -19,6 +19,18 @@ of the event loop are joined and written once at the end of that turn (the order
 is unchanged; nothing waits longer than the turn).  A connection whose transport
 buffer is over ``HIGH_WATER`` makes its writer wait for it to drain, as
 hypercorn's own ``drain`` did; a closing connection writes what is pending first.
+
+**A stream's writer waits while its peer does not read.** hypercorn pauses an
+app writing a response once the stream's buffer holds ``BUFFER_HIGH_WATER``
+bytes, and ``StreamBuffer.pop`` resumes it when the piece *taken* is under
+``BUFFER_LOW_WATER``.  With the peer's flow-control window at zero the sender
+takes nothing (a zero-length pop), which resumed the writer every time: a Watch
+client that never read had every event appended to that buffer for as long as it
+stayed connected, the gateway's memory grew, and the watcher was never
+``GATEWAY_WATCH_BUFFER`` behind, so never dropped (a hostile-client probe).
+Here the writer resumes when the buffer *holds* less than the low-water mark (the
+fix anycorn, a hypercorn fork, merged as its PR 61), so the gateway's own
+bounded buffer fills and the watcher is dropped and then cut off.
 """
 
 from __future__ import annotations
@@ -28,7 +40,7 @@ from typing import Any
 import h2.events
 from hypercorn.asyncio.tcp_server import TCPServer
 from hypercorn.events import Closed, Event, RawData
-from hypercorn.protocol.h2 import H2Protocol
+from hypercorn.protocol.h2 import BUFFER_LOW_WATER, H2Protocol, StreamBuffer
 
 _original = H2Protocol._handle_events
 _original_send = TCPServer.protocol_send
@@ -84,7 +96,19 @@ async def _protocol_send(self: Any, event: Event) -> None:
     await _original_send(self, event)
 
 
+async def _pop(self: Any, max_length: int) -> bytes:
+    length = min(len(self.buffer), max_length)
+    data = bytes(self.buffer[:length])
+    del self.buffer[:length]
+    if len(self.buffer) < BUFFER_LOW_WATER:  # what is left, not what was taken
+        await self._paused.set()
+    if len(self.buffer) == 0:
+        await self._is_empty.set()
+    return data
+
+
 def apply() -> None:
-    """Install both changes (applying them again changes nothing)."""
+    """Install the changes (applying them again changes nothing)."""
     H2Protocol._handle_events = _handle_events  # type: ignore[method-assign]
     TCPServer.protocol_send = _protocol_send  # type: ignore[method-assign]
+    StreamBuffer.pop = _pop  # type: ignore[method-assign]
