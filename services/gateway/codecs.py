@@ -11,10 +11,13 @@ connectrpc's own codecs encode them.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from connectrpc.code import Code
 from connectrpc.compat import google_protobuf_codecs
-from google.protobuf.json_format import MessageToJson
+from connectrpc.errors import ConnectError
+from google.protobuf.json_format import MessageToJson, ParseDict, ParseError
 from google.protobuf.message import Message
 
 
@@ -101,13 +104,50 @@ class _Binary:
         return self._inner.decode(data, message_class)
 
 
+_JSON_KINDS = {
+    type(None): "null",
+    bool: "a boolean",
+    int: "a number",
+    float: "a number",
+    str: "a string",
+    list: "an array",
+}
+
+
 class _Json(_Binary):
-    """connectrpc's JSON codec, with ``Encoded`` JSON made once per event."""
+    """connectrpc's JSON codec, with ``Encoded`` JSON made once per event, and
+    a body that is not a JSON object of the request refused INVALID_ARGUMENT
+    saying so (connectrpc's own answer to ``null`` or ``5`` was a Python
+    TypeError's text).  Unknown field names are ignored, as Connect's own
+    implementations do, so a client newer than the room still works."""
 
     def encode(self, message: Any) -> bytes:
         if isinstance(message, Encoded):
             return message.json()
         return bytes(self._inner.encode(message))
+
+    def decode(self, data: bytes | bytearray, message_class: Any) -> Any:
+        name = message_class.DESCRIPTOR.full_name
+        try:
+            body = json.loads(data)
+        except ValueError as error:
+            raise ConnectError(
+                Code.INVALID_ARGUMENT, f"the body is not JSON ({error}); send a {name} object"
+            ) from None
+        if not isinstance(body, dict):
+            raise ConnectError(
+                Code.INVALID_ARGUMENT,
+                f"the body is {_JSON_KINDS.get(type(body), 'not an object')}; send a {name} "
+                "object ({} for none of its fields)",
+            )
+        message = message_class()
+        try:
+            ParseDict(body, message, ignore_unknown_fields=True)
+        except ParseError as error:
+            raise ConnectError(
+                Code.INVALID_ARGUMENT, f"the body is not a {name}: {error}"
+            ) from None
+        return message
 
 
 def codecs() -> list[Any]:

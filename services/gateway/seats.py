@@ -97,7 +97,9 @@ async def play(
     try:
         async for data in _rest(call):
             yield Encoded(data, tpb.TableEvent)
-    except grpc.aio.AioRpcError:
+    except (grpc.aio.AioRpcError, asyncio.CancelledError):
+        # The call pump() cancelled reads as CancelledError (grpc.aio's locally
+        # cancelled call): the client sees its own message's error, not CANCELLED.
         if failure:
             raise failure[0] from None
         raise

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+from connectrpc.code import Code
+from connectrpc.errors import ConnectError
 from google.protobuf.json_format import MessageToDict
 
+from poker.room.v1 import room_pb2 as rpb
 from poker.table.v1 import table_pb2 as tpb
 from services.gateway.codecs import Batch, Encoded, codecs, gathered
 
@@ -52,3 +56,34 @@ def test_the_codecs_pass_bytes_on_and_encode_messages_as_usual() -> None:
     assert encoded.json() is encoded.json()  # made once, shared by every JSON watcher
     decoded = by_name["proto"].decode(event.SerializeToString(), tpb.TableEvent)
     assert decoded == event
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (b"null", "the body is null"),
+        (b"5", "the body is a number"),
+        (b"[1]", "the body is an array"),
+        (b'"t-1"', "the body is a string"),
+        (b"{", "the body is not JSON"),
+        (b'{"tableId": 5}', "tableId"),
+    ],
+)
+def test_a_json_body_that_is_not_the_request_is_invalid_and_says_what_to_send(
+    body: bytes, says: str
+) -> None:
+    json_codec = next(c for c in codecs() if c.name() == "json")
+    with pytest.raises(ConnectError) as refused:
+        json_codec.decode(body, rpb.GetStateRequest)
+    assert refused.value.code is Code.INVALID_ARGUMENT
+    assert (
+        says in refused.value.message and "poker.room.v1.GetStateRequest" in refused.value.message
+    )
+    assert "NoneType" not in refused.value.message
+
+
+def test_a_json_body_may_carry_fields_the_room_does_not_know() -> None:
+    """As Connect's own implementations do: a client newer than the room works."""
+    json_codec = next(c for c in codecs() if c.name() == "json")
+    request = json_codec.decode(b'{"tableId": "t-1", "fromTheFuture": 1}', rpb.GetStateRequest)
+    assert request == rpb.GetStateRequest(table_id="t-1")

@@ -276,3 +276,44 @@ def test_a_play_many_join_the_lobby_refuses_ends_that_session_only() -> None:
     assert "table_id" in ended[0].ended.message
     sent = [m for w in written for m in tpb.PlayManyRequest.FromString(w).messages]
     assert [m.session for m in sent] == [1]  # the other session's Join reached its shard
+
+
+class CancelledOnCancel:
+    """An upstream Play the gateway cancels: its read then raises CancelledError,
+    as grpc.aio's locally cancelled call does."""
+
+    def __init__(self) -> None:
+        self.cancelled = asyncio.Event()
+
+    async def write(self, message: Any) -> None:
+        return None
+
+    async def done_writing(self) -> None:
+        return None
+
+    async def read(self) -> Any:
+        await self.cancelled.wait()
+        raise asyncio.CancelledError
+
+    def cancel(self) -> bool:
+        self.cancelled.set()
+        return True
+
+
+def test_a_play_whose_client_sends_an_undecodable_message_ends_invalid_argument() -> None:
+    """The client's own bad message is the status it gets (a probe once saw
+    CANCELLED: the gateway cancels the shard's call, whose read says so)."""
+
+    async def garbage() -> AsyncIterator[tpb.PlayerMessage]:
+        yield ACTION
+        raise ConnectError(Code.INVALID_ARGUMENT, "unmarshal message: not a PlayerMessage")
+
+    async def scenario() -> ConnectError:
+        upstream = FakeUpstream(CancelledOnCancel())  # type: ignore[arg-type]
+        with pytest.raises(ConnectError) as info, as_connect_errors("Play"):
+            async for _ in seats.play(upstream, JOIN, garbage()):  # type: ignore[arg-type]
+                pass
+        return info.value
+
+    error = asyncio.run(asyncio.wait_for(scenario(), 5))
+    assert error.code is Code.INVALID_ARGUMENT and "PlayerMessage" in str(error)
