@@ -70,8 +70,14 @@ log = get_logger()
 
 
 def check_name(value: str, field: str, most: int) -> str:
-    """A display name: 1..most printable characters, not only spaces."""
-    if not value.strip():
+    """A display name: 1..most printable characters, kept without the spaces
+    around it (" bob " is shown as "bob", as every other seat's name is).
+
+    >>> check_name("  ann  ", "name", 32)
+    'ann'
+    """
+    value = value.strip()
+    if not value:
         raise InvalidArgumentError(f"{field} is required: 1..{most} characters")
     if len(value) > most:
         raise InvalidArgumentError(

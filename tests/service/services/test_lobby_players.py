@@ -33,6 +33,14 @@ def test_register_grants_the_default_balance_and_a_secret_token(lobby: LobbyClie
     assert after.granted - before.granted == 105_000
 
 
+def test_a_name_is_kept_without_the_spaces_around_it(lobby: LobbyClient) -> None:
+    """ " bob " sits as "bob": a name padded with spaces would pass for another
+    player's at the table."""
+    padded = support.Player(lobby, "  bob \t")
+    assert padded.get().name == "bob"
+    assert support.create(lobby, support.STUD, name="  stud  ").name == "stud"
+
+
 def test_wrong_token_is_permission_denied_and_unknown_player_not_found(lobby: LobbyClient) -> None:
     alice = support.Player(lobby, "alice")
     table = support.create(lobby)
