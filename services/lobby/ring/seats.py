@@ -41,15 +41,24 @@ def sit_down(
     table = tables.table(request.table_id)
     row, seating = table.row, table.seating
     seat = check_count(request.seat, f"seat (0 = any, seats are 1..{row.seats})", 0, row.seats)
+    allowed = (
+        f"{row.min_buy_in}..{row.max_buy_in} chips"
+        if row.max_buy_in
+        else f"at least {row.min_buy_in} chips"
+    )
+    if request.buy_in == 0:  # not sent: say what to send
+        raise InvalidArgumentError(f"buy_in is required: this table takes {allowed} (S2)")
     buy_in = check_chips(request.buy_in, "buy_in", positive=True)
     choice, wait_for_button = entry_choice(request)
     if buy_in < row.min_buy_in:
         raise InvalidArgumentError(
-            f"buy_in {buy_in} is below the table's minimum buy-in {row.min_buy_in} (S2)"
+            f"buy_in {buy_in} is below the table's minimum buy-in {row.min_buy_in}: "
+            f"it takes {allowed} (S2)"
         )
     if row.max_buy_in and buy_in > row.max_buy_in:
         raise InvalidArgumentError(
-            f"buy_in {buy_in} is above the table's maximum buy-in {row.max_buy_in}"
+            f"buy_in {buy_in} is above the table's maximum buy-in {row.max_buy_in}: "
+            f"it takes {allowed} (S2)"
         )
     taken = table.seat_of(player.player_id)
     if taken:
