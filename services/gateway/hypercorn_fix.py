@@ -1,4 +1,4 @@
-"""Three changes to hypercorn 0.18.0 (the newest release on PyPI), applied at start.
+"""Four changes to hypercorn 0.18.0 (the newest release on PyPI), applied at start.
 
 **DATA on a closed stream.**
 A client's DATA frame for a stream hypercorn has already closed (a call to a
@@ -31,19 +31,32 @@ stayed connected, the gateway's memory grew, and the watcher was never
 Here the writer resumes when the buffer *holds* less than the low-water mark (the
 fix anycorn, a hypercorn fork, merged as its PR 61), so the gateway's own
 bounded buffer fills and the watcher is dropped and then cut off.
+
+**A response its app gave up on is reset.** An app that ends without finishing
+its response (the gateway cutting off a watcher that does not read, whose
+trailers cannot pass a shut window) left hypercorn's HTTP/2 stream open: the
+client waited on it for ever, it held one of the connection's streams, and its
+buffer (up to the high-water mark) stayed in memory.  Here such a stream is reset
+(RST_STREAM CANCEL; a gRPC client reads CANCELLED) and its buffer freed.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
+import h2.errors
 import h2.events
+import h2.exceptions
 from hypercorn.asyncio.tcp_server import TCPServer
 from hypercorn.events import Closed, Event, RawData
+from hypercorn.protocol.events import StreamClosed
 from hypercorn.protocol.h2 import BUFFER_LOW_WATER, H2Protocol, StreamBuffer
+from priority.priority import MissingStreamError
 
 _original = H2Protocol._handle_events
 _original_send = TCPServer.protocol_send
+_original_stream_send = H2Protocol.stream_send
 HIGH_WATER = 256 * 1024
 
 
@@ -107,8 +120,23 @@ async def _pop(self: Any, max_length: int) -> bytes:
     return data
 
 
+async def _stream_send(self: Any, event: Any) -> None:
+    if isinstance(event, StreamClosed) and not self.closed:
+        buffer = self.stream_buffers.get(event.stream_id)
+        if buffer is not None and not buffer._complete:  # the app ended mid-response
+            with contextlib.suppress(h2.exceptions.StreamClosedError, h2.exceptions.ProtocolError):
+                self.connection.reset_stream(event.stream_id, h2.errors.ErrorCodes.CANCEL)
+            await buffer.close()
+            del self.stream_buffers[event.stream_id]
+            with contextlib.suppress(MissingStreamError):
+                self.priority.remove_stream(event.stream_id)
+            await self._flush()
+    await _original_stream_send(self, event)
+
+
 def apply() -> None:
     """Install the changes (applying them again changes nothing)."""
     H2Protocol._handle_events = _handle_events  # type: ignore[method-assign]
     TCPServer.protocol_send = _protocol_send  # type: ignore[method-assign]
     StreamBuffer.pop = _pop  # type: ignore[method-assign]
+    H2Protocol.stream_send = _stream_send  # type: ignore[method-assign]

@@ -63,6 +63,11 @@ OpenWatch = Callable[[str], Awaitable["grpc.aio.UnaryStreamCall[bytes, bytes]"]]
 Snapshot = Callable[[str], Awaitable[bytes]]
 
 
+# How many times a watcher that does not read is cancelled before it is left to
+# the connection's own end (each a grace apart).
+CUT_OFF_TRIES = 3
+
+
 class Watcher:
     """One spectator stream: a bounded buffer the feed fills."""
 
@@ -110,9 +115,14 @@ class Watcher:
         SPECTATOR_EVENTS.inc(len(event.members) if isinstance(event, Batch) else 1)
         self._wake.set()
 
-    def _cut_off(self) -> None:
+    def _cut_off(self, tries: int = CUT_OFF_TRIES) -> None:
+        """Cancel the stream's task; again a grace later while it is still
+        running: a stream whose client does not read can be cancelled in the
+        middle of writing, and then stuck again writing its error's trailers."""
         if self.task is not None and not self.task.done():
             self.task.cancel()
+            if tries > 1:
+                asyncio.get_running_loop().call_later(self._grace, self._cut_off, tries - 1)
 
     def end(self, code: grpc.StatusCode, message: str) -> None:
         if self.ended is None:

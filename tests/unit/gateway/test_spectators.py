@@ -98,18 +98,28 @@ def _room(table: FakeTable, **limits: Any) -> Spectators:
 class Watching:
     """One watcher's stream, read into a list on a task of its own."""
 
-    def __init__(self, spectators: Spectators, player: str, *, read: bool = True) -> None:
+    def __init__(
+        self, spectators: Spectators, player: str, *, read: bool = True, stuck: bool = False
+    ) -> None:
         self.got: list[Encoded] = []
         self.error: BaseException | None = None
         self.stream = spectators.watch("t-1", player)
-        self.task = asyncio.create_task(self._run(read))
+        self.stuck_once = False
+        self.task = asyncio.create_task(self._run(read, stuck))
 
-    async def _run(self, read: bool) -> None:
+    async def _run(self, read: bool, stuck: bool) -> None:
         try:
             async for message in self.stream:
                 self.got.append(message)
                 if not read:
                     await asyncio.Event().wait()  # took the snapshot, never reads again
+        except asyncio.CancelledError:
+            if not stuck:
+                raise
+            # As connectrpc does: the cancelled stream writes its status, and a
+            # client that does not read holds that write too.
+            self.stuck_once = True
+            await asyncio.Event().wait()
         except Exception as error:
             self.error = error
 
@@ -173,6 +183,27 @@ def test_a_watcher_that_does_not_read_is_dropped_and_the_others_go_on() -> None:
         assert slow.task.cancelled()
         assert spectators.watching() == 1
         fast.task.cancel()
+
+    asyncio.run(scenario())
+
+
+def test_a_watcher_stuck_again_writing_its_status_is_cancelled_again() -> None:
+    """A client that does not read holds the stream's status write too: the
+    gateway cancels the stream again a grace later, so it ends (its HTTP/2
+    stream is then reset: hypercorn_fix)."""
+
+    async def scenario() -> None:
+        table = FakeTable()
+        spectators = _room(table, buffer=4)
+        slow = Watching(spectators, "p1", read=False, stuck=True)
+        await _settle()
+        for seq in range(1, 8):
+            table.emit("h-1", seq)
+            await _settle()
+        await asyncio.sleep(0.07)  # one grace: cancelled, and stuck again
+        assert slow.stuck_once and not slow.task.done()
+        await asyncio.sleep(0.07)  # another: cancelled again, for good
+        assert slow.task.cancelled()
 
     asyncio.run(scenario())
 
