@@ -270,7 +270,13 @@ class _SeatBot:
         return f"{self.player.bot}/{_GROUPS[self.player.group]}: {self.bot!r}"
 
     async def act(self, view: TableView, legal: common_pb2.LegalActions) -> common_pb2.Action:
-        index = await self.match.gate(view.hand_id)
+        try:
+            index = await self.match.gate(view.hand_id)
+        except Exception:
+            # The match has failed with this (the gate keeps it, and the match
+            # reports it in one line); the seat plays safe until the match stops,
+            # rather than having the SDK log it as the bot's own failure.
+            return safest(legal)
         if index < 0:
             return safest(legal)
         if self.is_async:

@@ -18,6 +18,7 @@ the same chips hand by hand.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from collections.abc import Mapping
@@ -28,6 +29,7 @@ from poker.common.v1 import common_pb2 as common
 from poker_bots import Bot, RandomBot, passive
 from poker_bots.local import LocalBackend
 from poker_bots.match_room import RoomAccess, RoomBackend
+from poker_bots.match_room_local import local_room
 from poker_bots.match_types import HandPlayed
 from poker_bots.sdk import AGGRESSIVE, DISCARD, legal_kinds
 from poker_bots.view import TableView
@@ -197,3 +199,21 @@ def test_a_deck_that_is_not_the_game_s_is_refused() -> None:
     stud = duplicate_plan(STUD_HILO, 1, ("x", "y"), seed=6)[:1]
     with pytest.raises(ValueError, match="32-card deck"):
         asyncio.run(RoomBackend(nowhere).play(DRAW_NL, random_bots(("x", "y")), stud, stack=STACK))
+
+
+def test_a_room_that_refuses_preset_decks_is_one_clear_error_and_no_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``poker match --mode room`` against a room whose table service does not
+    allow preset decks: the match stops with the table's refusal, which says how
+    to start it, and nothing is logged as a bot's failure (a traceback at ERROR
+    came first once)."""
+    plan = duplicate_plan(STUD_HILO, 1, ("x", "y"), seed=7)[:2]
+    with local_room(env={"table": {"TABLE_ALLOW_PRESET_DECKS": "0"}}) as access:
+        with caplog.at_level(logging.INFO), pytest.raises(Exception) as refused:
+            asyncio.run(
+                RoomBackend(access).play(STUD_HILO, random_bots(("x", "y")), plan, stack=STACK)
+            )
+    assert "TABLE_ALLOW_PRESET_DECKS" in str(refused.value), refused.value
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
