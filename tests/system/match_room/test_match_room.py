@@ -209,11 +209,12 @@ def test_a_room_that_refuses_preset_decks_is_one_clear_error_and_no_traceback(
     to start it, and nothing is logged as a bot's failure (a traceback at ERROR
     came first once)."""
     plan = duplicate_plan(STUD_HILO, 1, ("x", "y"), seed=7)[:2]
-    with local_room(env={"table": {"TABLE_ALLOW_PRESET_DECKS": "0"}}) as access:
-        with caplog.at_level(logging.INFO), pytest.raises(Exception) as refused:
-            asyncio.run(
-                RoomBackend(access).play(STUD_HILO, random_bots(("x", "y")), plan, stack=STACK)
-            )
+    with (
+        local_room(env={"table": {"TABLE_ALLOW_PRESET_DECKS": "0"}}) as access,
+        caplog.at_level(logging.INFO),
+        pytest.raises(Exception) as refused,
+    ):
+        asyncio.run(RoomBackend(access).play(STUD_HILO, random_bots(("x", "y")), plan, stack=STACK))
     assert "TABLE_ALLOW_PRESET_DECKS" in str(refused.value), refused.value
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
