@@ -1,4 +1,5 @@
-"""Four changes to hypercorn 0.18.0 (the newest release on PyPI), applied at start.
+"""Five changes to hypercorn 0.18.0 (the newest release on PyPI) and the h2 it runs on,
+applied at start.
 
 **DATA on a closed stream.**
 A client's DATA frame for a stream hypercorn has already closed (a call to a
@@ -38,6 +39,14 @@ trailers cannot pass a shut window) left hypercorn's HTTP/2 stream open: the
 client waited on it for ever, it held one of the connection's streams, and its
 buffer (up to the high-water mark) stayed in memory.  Here such a stream is reset
 (RST_STREAM CANCEL; a gRPC client reads CANCELLED) and its buffer freed.
+
+**A malformed request ends its own stream, not the connection.** h2 raises a
+header that breaks HTTP/2's field rules (a value with a space at its end, as in
+``authorization: Bearer `` with nothing after it) as a connection error, so one
+bad call from a client closed every call on its connection.  RFC 9113 (8.1.1)
+makes a malformed request a stream error: here that stream is reset with
+PROTOCOL_ERROR (a gRPC client reads INTERNAL) and the connection goes on, as
+nghttp2 does.
 """
 
 from __future__ import annotations
@@ -48,6 +57,7 @@ from typing import Any
 import h2.errors
 import h2.events
 import h2.exceptions
+from h2.stream import H2Stream
 from hypercorn.asyncio.tcp_server import TCPServer
 from hypercorn.events import Closed, Event, RawData
 from hypercorn.protocol.events import StreamClosed
@@ -134,9 +144,33 @@ async def _stream_send(self: Any, event: Any) -> None:
     await _original_stream_send(self, event)
 
 
+class _MalformedHeaders(h2.exceptions.ProtocolError):
+    """A received header block that breaks HTTP/2's field rules."""
+
+
+_original_process_headers = H2Stream._process_received_headers
+_original_receive_headers = H2Stream.receive_headers
+
+
+def _process_received_headers(self: Any, *args: Any) -> Any:
+    try:
+        return _original_process_headers(self, *args)
+    except h2.exceptions.ProtocolError as error:
+        raise _MalformedHeaders(str(error)) from None
+
+
+def _receive_headers(self: Any, *args: Any) -> Any:
+    try:
+        return _original_receive_headers(self, *args)
+    except _MalformedHeaders:
+        return self.reset_stream(h2.errors.ErrorCodes.PROTOCOL_ERROR), []
+
+
 def apply() -> None:
     """Install the changes (applying them again changes nothing)."""
     H2Protocol._handle_events = _handle_events  # type: ignore[method-assign]
     TCPServer.protocol_send = _protocol_send  # type: ignore[method-assign]
     StreamBuffer.pop = _pop  # type: ignore[method-assign]
     H2Protocol.stream_send = _stream_send  # type: ignore[method-assign]
+    H2Stream._process_received_headers = _process_received_headers  # type: ignore[method-assign,assignment]
+    H2Stream.receive_headers = _receive_headers  # type: ignore[method-assign,assignment]
