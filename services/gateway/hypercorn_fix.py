@@ -1,4 +1,4 @@
-"""Five changes to hypercorn 0.18.0 (the newest release on PyPI) and the h2 it runs on,
+"""Six changes to hypercorn 0.18.0 (the newest release on PyPI) and the h2 it runs on,
 applied at start.
 
 **DATA on a closed stream.**
@@ -40,6 +40,13 @@ client waited on it for ever, it held one of the connection's streams, and its
 buffer (up to the high-water mark) stayed in memory.  Here such a stream is reset
 (RST_STREAM CANCEL; a gRPC client reads CANCELLED) and its buffer freed.
 
+**A response piece goes out at once when it can.** hypercorn queues every piece
+of a response in the stream's buffer and wakes its sender task, which picks a
+stream by priority and writes a DATA frame on a later turn of the loop.  A piece
+whose stream has nothing queued before it and whose window takes it whole is
+written as its DATA frame at once here (the order is the same: nothing of the
+stream is waiting); anything else queues as before.
+
 **A malformed request ends its own stream, not the connection.** h2 raises a
 header that breaks HTTP/2's field rules (a value with a space at its end, as in
 ``authorization: Bearer `` with nothing after it) as a connection error, so one
@@ -60,7 +67,7 @@ import h2.exceptions
 from h2.stream import H2Stream
 from hypercorn.asyncio.tcp_server import TCPServer
 from hypercorn.events import Closed, Event, RawData
-from hypercorn.protocol.events import StreamClosed
+from hypercorn.protocol.events import Body, StreamClosed
 from hypercorn.protocol.h2 import BUFFER_LOW_WATER, H2Protocol, StreamBuffer
 from priority.priority import MissingStreamError
 
@@ -130,7 +137,30 @@ async def _pop(self: Any, max_length: int) -> bytes:
     return data
 
 
+def _sent_at_once(self: Any, event: Body) -> bool:
+    """Send a response piece as a DATA frame now when nothing of its stream waits
+    before it and the peer's window takes it whole; False (nothing done) when it
+    must queue for hypercorn's sender task."""
+    buffer = self.stream_buffers.get(event.stream_id)
+    if self.closed or buffer is None or buffer.buffer or buffer._complete:
+        return False
+    try:
+        room = min(
+            self.connection.local_flow_control_window(event.stream_id),
+            self.connection.max_outbound_frame_size,
+        )
+        if not 0 < len(event.data) <= room:
+            return False
+        self.connection.send_data(event.stream_id, event.data)
+    except h2.exceptions.ProtocolError:  # the stream closed: hypercorn's path handles it
+        return False
+    return True
+
+
 async def _stream_send(self: Any, event: Any) -> None:
+    if type(event) is Body and _sent_at_once(self, event):
+        await self._flush()
+        return
     if isinstance(event, StreamClosed) and not self.closed:
         buffer = self.stream_buffers.get(event.stream_id)
         if buffer is not None and not buffer._complete:  # the app ended mid-response
