@@ -6,11 +6,13 @@ apply them: ``PLAYER_CALLS_PER_S`` with bursts of ``PLAYER_BURST`` per player
 (every call that acts for them, each stream counted once when it opens, each
 PlayMany seat once when it joins); the same per client address for calls that
 carry no credential; ``GATEWAY_REGISTRATIONS_PER_MIN`` per address for Register,
-the one call that makes something from nothing.  A credential the lobby refuses
-counts against its address's bucket too, and once that bucket is empty a
-credential the gateway has not accepted lately is refused before the lobby is
-asked: a client guessing tokens costs the lobby no more than the address's
-rate, while players whose credentials were accepted play on.  Past a limit the call is
+the one call that makes something from nothing.  Credentials the lobby refused
+fill a bucket of their own per address (the same rate and burst), and once it is
+empty a credential the gateway has not accepted lately is refused before the
+lobby is asked: a client guessing tokens costs the lobby no more than that rate,
+while players whose credentials were accepted play on, and neither people
+browsing without a credential nor new players signing in from the same address
+spend it.  Past a limit the call is
 RESOURCE_EXHAUSTED, saying the limit, and does nothing.  Each replica counts
 its own callers (the door is stateless): a room behind N replicas allows a
 player up to N times the rate, which a load balancer's stickiness makes rare.
@@ -38,7 +40,7 @@ def _host(address: str | None) -> str:
 
 
 class Limits:
-    """The three kinds of bucket (see the module)."""
+    """The four kinds of bucket (see the module)."""
 
     def __init__(
         self,
@@ -50,6 +52,7 @@ class Limits:
     ) -> None:
         self._players = RateLimiter(calls_per_s, burst, clock=clock)
         self._addresses = RateLimiter(calls_per_s, burst, clock=clock)
+        self._refusals = RateLimiter(calls_per_s, burst, clock=clock)
         self._registrations = RateLimiter(
             registrations_per_min / 60.0, REGISTRATION_BURST, clock=clock
         )
@@ -72,19 +75,18 @@ class Limits:
             )
 
     def before_credential_check(self, address: str | None) -> None:
-        """RESOURCE_EXHAUSTED, without asking the lobby, when calls from this
-        address without an accepted credential are past the limit."""
-        if not self._addresses.ready(_host(address)):
-            LIMITED.labels("address_calls").inc()
+        """RESOURCE_EXHAUSTED, without asking the lobby, when this address's
+        refused credentials are past the limit."""
+        if not self._refusals.ready(_host(address)):
+            LIMITED.labels("refused_credentials").inc()
             raise ResourceExhaustedError(
-                f"too many calls: {self._calls} per address without an accepted "
-                "credential, and credentials from this address were refused; retry soon "
+                f"too many refused credentials: {self._calls} per address; retry soon "
                 "with the credential Register returned"
             )
 
     def credential_refused(self, address: str | None) -> None:
-        """Count a refused credential as a call from its address without one."""
-        self._addresses.charge(_host(address))
+        """Count a credential the lobby refused against its address."""
+        self._refusals.charge(_host(address))
 
     def registration(self, address: str | None) -> None:
         if not self._registrations.allow(_host(address)):

@@ -118,13 +118,29 @@ def test_refused_credentials_spend_the_address_limit_before_the_lobby_is_asked()
         for _ in range(5):
             with pytest.raises(ResourceExhaustedError) as limited:
                 await cache.player("Bearer p-2.wrong", "10.0.0.9:6000")  # another port
-            assert "per address" in limited.value.message
+            assert "refused credentials" in limited.value.message
         assert lobby.asked == asked  # the lobby was not asked
         assert await cache.player("Bearer p-1.right", HERE) == Player("p-1", "right")
         with pytest.raises(UnauthenticatedError):
             await cache.player("Bearer p-2.wrong", "10.0.0.8:5000")
+        limits.address(HERE)  # calls without a credential have a bucket of their own
+
+    asyncio.run(scenario())
+
+
+def test_calls_without_a_credential_do_not_keep_new_players_out() -> None:
+    """Browsing without a credential spends its own bucket: a player signing in
+    from the same address is still checked."""
+
+    async def scenario() -> None:
+        lobby = Lobby()
+        limits = Limits(calls_per_s=1.0, burst=3, registrations_per_min=1.0, clock=lambda: 0.0)
+        cache = Credentials(lobby.check, 30.0, limits=limits, clock=lambda: 0.0)
+        for _ in range(3):
+            limits.address(HERE)
         with pytest.raises(ResourceExhaustedError):
-            limits.address(HERE)  # anonymous calls share the bucket
+            limits.address(HERE)
+        assert await cache.player("Bearer p-1.right", HERE) == Player("p-1", "right")
 
     asyncio.run(scenario())
 
