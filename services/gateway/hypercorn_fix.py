@@ -64,6 +64,7 @@ from typing import Any
 import h2.errors
 import h2.events
 import h2.exceptions
+from h2.connection import H2Connection
 from h2.stream import H2Stream
 from hypercorn.asyncio.tcp_server import TCPServer
 from hypercorn.events import Closed, Event, RawData
@@ -179,7 +180,7 @@ class _MalformedHeaders(h2.exceptions.ProtocolError):
 
 
 _original_process_headers = H2Stream._process_received_headers
-_original_receive_headers = H2Stream.receive_headers
+_original_receive_headers_frame = H2Connection._receive_headers_frame
 
 
 def _process_received_headers(self: Any, *args: Any) -> Any:
@@ -189,11 +190,14 @@ def _process_received_headers(self: Any, *args: Any) -> Any:
         raise _MalformedHeaders(str(error)) from None
 
 
-def _receive_headers(self: Any, *args: Any) -> Any:
+def _receive_headers_frame(self: Any, frame: Any) -> Any:
+    # At the connection's level (not the stream's): a HEADERS frame flagged
+    # PRIORITY expects the stream's events after them.
     try:
-        return _original_receive_headers(self, *args)
+        return _original_receive_headers_frame(self, frame)
     except _MalformedHeaders:
-        return self.reset_stream(h2.errors.ErrorCodes.PROTOCOL_ERROR), []
+        stream = self.streams[frame.stream_id]  # opened before its headers were checked
+        return stream.reset_stream(h2.errors.ErrorCodes.PROTOCOL_ERROR), []
 
 
 def apply() -> None:
@@ -203,4 +207,4 @@ def apply() -> None:
     StreamBuffer.pop = _pop  # type: ignore[method-assign]
     H2Protocol.stream_send = _stream_send  # type: ignore[method-assign]
     H2Stream._process_received_headers = _process_received_headers  # type: ignore[method-assign,assignment]
-    H2Stream.receive_headers = _receive_headers  # type: ignore[method-assign,assignment]
+    H2Connection._receive_headers_frame = _receive_headers_frame  # type: ignore[method-assign]

@@ -158,7 +158,7 @@ def test_a_malformed_request_resets_its_stream_and_the_connection_goes_on() -> N
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"ok", "more_body": False})
 
-    async def scenario() -> tuple[int, int, list[Any]]:
+    async def scenario() -> tuple[list[int], int, list[Any]]:
         # A peer that sends the header as written (h2 would otherwise strip it).
         async with _peer(ok, normalize_outbound_headers=False, validate_outbound_headers=False) as (
             peer,
@@ -167,6 +167,11 @@ def test_a_malformed_request_resets_its_stream_and_the_connection_goes_on() -> N
         ):
             bad = peer.get_next_available_stream_id()
             peer.send_headers(bad, [*GET, ("authorization", "Bearer ")], end_stream=True)
+            # As browsers send them: the frame flagged PRIORITY.
+            flagged = peer.get_next_available_stream_id()
+            peer.send_headers(
+                flagged, [*GET, ("authorization", "Bearer ")], end_stream=True, priority_weight=16
+            )
             good = peer.get_next_available_stream_id()
             peer.send_headers(good, GET, end_stream=True)
             seen = await _exchange(
@@ -178,12 +183,12 @@ def test_a_malformed_request_resets_its_stream_and_the_connection_goes_on() -> N
                     isinstance(e, h2.events.StreamEnded) and e.stream_id == good for e in seen
                 ),
             )
-            return bad, good, seen
+            return [bad, flagged], good, seen
 
     bad, good, seen = asyncio.run(scenario())
     assert not any(isinstance(e, h2.events.ConnectionTerminated) for e in seen), seen
     resets = [(e.stream_id, e.error_code) for e in seen if isinstance(e, h2.events.StreamReset)]
-    assert resets == [(bad, h2.errors.ErrorCodes.PROTOCOL_ERROR)], seen
+    assert resets == [(b, h2.errors.ErrorCodes.PROTOCOL_ERROR) for b in bad], seen
     answered = [e for e in seen if isinstance(e, h2.events.ResponseReceived)]
     assert [e.stream_id for e in answered] == [good]
     assert dict(answered[0].headers)[b":status"] == b"200"
