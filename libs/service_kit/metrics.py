@@ -55,8 +55,15 @@ SENT = Counter("grpc_server_msg_sent", "gRPC stream messages sent by the server.
 
 
 def status_of(context: grpc.aio.ServicerContext[Any, Any], error: BaseException | None) -> str:
-    """The status code name the client will see (``OK``, ``NOT_FOUND``, ...)."""
-    if isinstance(error, asyncio.CancelledError):
+    """The status code name the client will see (``OK``, ``NOT_FOUND``, ...).
+
+    A streaming handler whose client went away while it waited at a ``yield`` is
+    closed by grpc.aio with GeneratorExit, not CancelledError: that is a
+    cancelled call too, not the server's UNKNOWN error (which the error-rate
+    alert counts; a reflection client such as grpcurl, or a player leaving a
+    Play or Watch stream, fired it).
+    """
+    if isinstance(error, (asyncio.CancelledError, GeneratorExit)):
         return grpc.StatusCode.CANCELLED.name
     code = context.code()
     if isinstance(code, grpc.StatusCode):

@@ -81,7 +81,9 @@ def _code_of(error: BaseException | None) -> str:
         return "OK"
     if isinstance(error, ConnectError):
         return "CANCELLED" if error.code is Code.CANCELED else error.code.name
-    return "CANCELLED" if error.__class__.__name__ == "CancelledError" else "UNKNOWN"
+    # GeneratorExit: a stream closed at a yield because its client went away.
+    cancelled = error.__class__.__name__ == "CancelledError" or isinstance(error, GeneratorExit)
+    return "CANCELLED" if cancelled else "UNKNOWN"
 
 
 class CallMetrics:

@@ -7,6 +7,7 @@ from typing import Any
 
 import grpc
 import pytest
+from prometheus_client import REGISTRY
 
 from devroom.launcher import shared_pki
 from service_kit import (
@@ -374,3 +375,55 @@ def test_batch_metrics_name_a_services_batched_calls_and_batch_sizes() -> None:
     assert REGISTRY.get_sample_value("kittest_batch_size_count") == 1
     assert REGISTRY.get_sample_value("kittest_batch_size_bucket", {"le": "4.0"}) == 1
     assert REGISTRY.get_sample_value("kittest_batch_size_bucket", {"le": "2.0"}) == 0
+
+
+class _Context:
+    """What the metrics read of a grpc.aio servicer context: no status set."""
+
+    def code(self) -> None:
+        return None
+
+
+def test_a_stream_its_client_left_at_a_yield_is_counted_cancelled_not_unknown() -> None:
+    """grpc.aio closes a streaming handler whose client went away while it waited
+    at a ``yield`` (GeneratorExit): grpc_server_handled_total counted it UNKNOWN,
+    which the error-rate alert fires on (a reflection client closing its channel,
+    a player leaving Watch).  It is CANCELLED."""
+
+    async def watch(request: Any, context: Any) -> Any:
+        while True:
+            yield request
+
+    handler: Any = grpc.unary_stream_rpc_method_handler(watch)
+    wrapped: Any = PrometheusInterceptor().wrap(handler, "/test.Left/Watch")
+
+    def cancelled_count() -> float:
+        value = REGISTRY.get_sample_value(
+            "grpc_server_handled_total",
+            {
+                "grpc_type": "SERVER_STREAM",
+                "grpc_service": "test.Left",
+                "grpc_method": "Watch",
+                "grpc_code": "CANCELLED",
+            },
+        )
+        return value or 0.0
+
+    async def scenario() -> None:
+        stream = wrapped.unary_stream(b"x", _Context())
+        assert await anext(stream) == b"x"
+        await stream.aclose()  # as grpc.aio does when the client is gone
+
+    before = cancelled_count()
+    asyncio.run(scenario())
+    assert cancelled_count() == before + 1
+    unknown = REGISTRY.get_sample_value(
+        "grpc_server_handled_total",
+        {
+            "grpc_type": "SERVER_STREAM",
+            "grpc_service": "test.Left",
+            "grpc_method": "Watch",
+            "grpc_code": "UNKNOWN",
+        },
+    )
+    assert not unknown
