@@ -133,13 +133,13 @@ class ShardMap:
         """The shard that runs ``table_id``: NOT_FOUND when no shard runs it and
         the lobby has no such table, INVALID_ARGUMENT when no table could have
         this id (before anyone is asked)."""
+        shard = self._where.get(table_id)
+        if shard is not None:  # a listed table's id: checked by the shard that runs it
+            return shard
         try:
             check_id(table_id, "table_id")
         except WireError as error:
             raise InvalidArgumentError(error.message) from None
-        shard = self._where.get(table_id)
-        if shard is not None:
-            return shard
         if time.monotonic() - self._last_refresh > MIN_MISS_REFRESH_S:
             await self.refresh()
         shard = self._where.get(table_id)
