@@ -75,7 +75,7 @@ export function tablePage(app: HTMLElement, tableId: string, mode: "player" | "s
   const state = new TableState(tableId);
   const fairness = fairnessPanel(tableId);
   const selection = new Set<string>();
-  const announcedHands = new Set<string>(); // HandStarted given to the fairness panel
+  const announcedHands = new Set<string>(); // hands whose commitment the fairness panel has
   const finishedHands = new Set<string>(); // HandFinished given to it
   let tableSeats = 0; // from GetTable; else the highest seat seen
   let turnKey = ""; // the turn the controls were built for
@@ -637,7 +637,9 @@ export function tablePage(app: HTMLElement, tableId: string, mode: "player" | "s
         // joins mid-hand has them from the Snapshot).
         const hand = ev.case === "snapshot" ? ev.value.handId : e.handId;
         if (hand && !announcedHands.has(hand)) {
-          announcedHands.add(hand);
+          // A Snapshot taken while the deck was still being opened has no
+          // commitment yet: the HandStarted after it must still reach the panel.
+          if (ev.value.cardCommitment.length) announcedHands.add(hand);
           fairness.handStarted(hand, ev.value);
         }
       } else if (ev.case === "handFinished") {
