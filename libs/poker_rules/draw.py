@@ -205,6 +205,7 @@ class DrawHand(DrawBetting):
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.draw_counts: list[int | None] = [None] * n  # public until D7's first action
         self.draw_order: list[int] = []
+        self._burn_owed = False  # D6: set when the draw starts, spent by its first discard
         if posts is None:
             posts, big_blind_player = default_blinds(config, n)
         elif big_blind_player is None:
@@ -234,9 +235,11 @@ class DrawHand(DrawBetting):
         self.draw_order = [i for i in range(self.n) if not self.folded[i]]
 
     def _burn_before_draw(self) -> None:
-        if self.config.burn_before_draw:
-            card = self.deck.burn()
-            self.events.append(Burn((card,), self.street))
+        """D6 (rule-decisions, draw-burn): the burn is owed to the first draw that
+        replaces cards, so it is taken there, not when the draw starts: when every
+        player stands pat no card is burned (nothing dealt, nothing to protect), as
+        the dealer service does (``burn_first`` on the first replacing draw)."""
+        self._burn_owed = self.config.burn_before_draw
 
     def act(self, action: Action, player: int | None = None) -> None:
         if (
@@ -265,6 +268,10 @@ class DrawHand(DrawBetting):
     def _draw(self, i: int, thrown: tuple[Card, ...]) -> None:
         """D6: replace the discards; the stub's last card is never dealt."""
         k = len(thrown)
+        if k and self._burn_owed:
+            self._burn_owed = False
+            card = self.deck.burn()
+            self.events.append(Burn((card,), self.street))
         new, reshuffled = self.deck.draw(thrown)
         if reshuffled:
             self.events.append(Reshuffle("draw", self.street, i))

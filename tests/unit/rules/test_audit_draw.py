@@ -228,8 +228,9 @@ def test_five_handed_two_reshuffles_never_own_or_folded_cards__D6() -> None:
         (0, Action.call()),
         (1, Action.check()),
     )
-    assert hand.phase is Phase.DRAWING and hand.deck.remaining == 10
-    hand.act(Action.discard(cards("7c 7d 7h 8c 8d")), 0)  # 5 from the stub: 5 left
+    # the burn is owed to the first draw that replaces cards (rule-decisions draw-burn)
+    assert hand.phase is Phase.DRAWING and hand.deck.remaining == 11
+    hand.act(Action.discard(cards("7c 7d 7h 8c 8d")), 0)  # burn, 5 from the stub: 5 left
     hand.act(Action.discard(cards("9c 9d 9h Tc")), 1)  # 4: 1 left, never dealt
     assert hand.deck.remaining == 1
     p0_thrown = set(cards("7c 7d 7h 8c 8d"))

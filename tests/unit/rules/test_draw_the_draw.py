@@ -23,10 +23,11 @@ def test_draw_in_order_from_left_of_button_after_burn__D6() -> None:
     assert hand.draw_order == [0, 1, 2, 3]
     assert hand.legal_actions().kinds == (DISCARD,)
     assert hand.legal_actions().max_discards == 5
+    assert hand.deck.burned == []  # owed to the first draw that replaces cards
+    assert hand.deck.remaining == 12
+    hand.act(discard("7c 7d"), 0)
     assert hand.deck.burned == cards(BURN)
     assert [e.cards for e in hand.events if isinstance(e, Burn)] == [tuple(cards(BURN))]
-    assert hand.deck.remaining == 11
-    hand.act(discard("7c 7d"), 0)
     assert hand.hands[0] == cards("7h 8c 8d 8h 8s")
     assert hand.to_act == 1
     hand.act(discard("Tc"), 1)
@@ -38,6 +39,34 @@ def test_draw_in_order_from_left_of_button_after_burn__D6() -> None:
     assert hand.hands[3] == cards("Ac Ad Th Ts Js")
     assert hand.deck.remaining == 11 - 6
     assert hand.phase is Phase.BETTING
+
+
+def test_no_burn_when_every_player_stands_pat__D6() -> None:
+    """rule-decisions draw-burn: a burn protects the next card dealt; with no card
+    dealt in the draw, none is burned."""
+    hand = four_handed()
+    play(hand, *((i, Action.discard(())) for i in range(4)))
+    assert hand.deck.burned == []
+    assert not [e for e in hand.events if isinstance(e, Burn)]
+    assert hand.deck.remaining == 12
+    assert [hand.hands[i] for i in range(4)] == [cards(h) for h in HANDS4]
+
+
+def test_burn_comes_before_the_first_draw_that_replaces_cards__D6() -> None:
+    """The first two stand pat; the burn comes right before the third player's
+    cards, and they are the cards after it, as if it had been burned at the start."""
+    hand = four_handed()
+    play(hand, (0, Action.discard(())), (1, Action.discard(())))
+    assert hand.deck.burned == []
+    hand.act(discard("Jc Jd"), 2)
+    assert hand.deck.burned == cards(BURN)
+    assert hand.hands[2] == cards("Jh Qc Qd 8h 8s")
+    last = hand.events[-2:]
+    assert isinstance(last[0], Burn) and last[0].cards == tuple(cards(BURN))
+    assert type(last[1]).__name__ == "Draw"
+    hand.act(discard("Kc"), 3)  # the burn is owed once
+    assert hand.deck.burned == cards(BURN)
+    assert hand.hands[3] == cards("Kd Kh Ac Ad 9s")
 
 
 def test_draw_skips_folded_players__D6() -> None:
@@ -78,7 +107,7 @@ def test_cannot_discard_cards_not_held__D6() -> None:
         hand.act(discard("9c"), 1)
     assert hand.to_act == 0
     assert hand.hands == before
-    assert hand.deck.remaining == 11
+    assert hand.deck.remaining == 12 and hand.deck.burned == []  # a refused discard burns nothing
     assert hand.draw_counts == [None] * 4
 
 
