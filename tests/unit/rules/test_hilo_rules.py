@@ -222,6 +222,37 @@ def test_high_tie_without_low_odd_chip_to_highest_card_by_suit__H5() -> None:
     assert final(hand) == [1002, 1003, 995]
 
 
+def test_low_tie_odd_chip_counts_the_ace_as_the_lowest_card__H5() -> None:
+    """rule-decisions low-odd-chip: in the low half the ace plays low (H3), so the
+    ace of clubs is the lowest card there, below the other player's 3c."""
+    config = StudConfig(hi_lo=True, ante=5, bring_in=20, small_bet=40, big_bet=80)
+    p0 = "Ac 3d 4h 5s 7c Kd Kh"  # 7-5-4-3-A, lowest card Ac
+    p1 = "Ad 3c 4d 5d 7h Qc Qd"  # 7-5-4-3-A, lowest card Ad (its 3c is above both aces)
+    p2 = "Tc Ts Th Js Jh 9s 9h"  # tens full: high
+    hand = showdown(config, [1000] * 3, [p0, p1, p2])
+    # Pot 75: high 38; low 37 split 19 (Ac) / 18 (Ad).
+    assert pot_awards(hand) == [(0, 0, 19, "low"), (0, 1, 18, "low"), (0, 2, 38, "high")]
+    assert final(hand) == [994, 993, 1013]
+
+
+def test_one_player_may_take_the_odd_chip_of_each_half__H5() -> None:
+    """rule-decisions low-odd-chip: each half is divided on its own (H5), so the
+    player holding both the highest and the lowest card gets both odd chips; S13's
+    one odd chip a pot is Stud high's, where a pot is divided once."""
+    config = StudConfig(hi_lo=True, ante=3, bring_in=20, small_bet=40, big_bet=80)
+    p0 = "8s 7s 6h 5d 4c Kh Qd"  # highest card Kh and lowest card 4c
+    p1 = "8d 7d 6c 5h 4s Kc Qs"  # the same high and low hands
+    hand = showdown(config, [1000, 1000], [p0, p1])
+    # Pot 46: halves of 23, each split 12 / 11.
+    assert pot_awards(hand) == [
+        (0, 0, 12, "high"),
+        (0, 0, 12, "low"),
+        (0, 1, 11, "high"),
+        (0, 1, 11, "low"),
+    ]
+    assert final(hand) == [1001, 999]
+
+
 def test_tied_lows_split_the_low_half_evenly__H5() -> None:
     low_a = "8c 5d 4h 3s 2c Qh Qs"
     low_b = "8h 5c 4d 3d 2h Jd Js"
