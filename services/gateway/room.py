@@ -255,7 +255,7 @@ class RoomService:
             async def on(shard: int) -> tpb.GetHandHistoryResponse:
                 return await self.up.table(shard).GetHandHistory(internal, timeout=self._t)
 
-            return await self.up.on_table(request.table_id, on)
+            return await self.up.on_table(request.table_id, on, closed_ok=True)
 
     async def get_deck_proof(self, request: rpb.GetDeckProofRequest, ctx: Ctx) -> tpb.DeckProof:
         """A finished hand's deck proof (G4a), the identity rules of GetHandHistory:
@@ -267,7 +267,7 @@ class RoomService:
             async def on(shard: int) -> tpb.DeckProof:
                 return await self.up.table(shard).GetDeckProof(internal, timeout=self._t)
 
-            return await self.up.on_table(request.table_id, on)
+            return await self.up.on_table(request.table_id, on, closed_ok=True)
 
     async def list_live_tables(
         self, request: rpb.ListLiveTablesRequest, ctx: Ctx

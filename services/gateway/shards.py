@@ -17,8 +17,10 @@ gateway calls; concurrent misses share one refresh.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import time
+import zlib
 from collections.abc import Awaitable, Callable, Sequence
 
 import grpc
@@ -36,6 +38,7 @@ from .metrics import SHARD_REFRESHES, SHARD_TABLES
 # discover new tables every second): how long a call waits for it to appear.
 NEW_TABLE_WAIT_S = 3.0
 MIN_MISS_REFRESH_S = 0.1  # misses within this share the last refresh
+GONE_TABLES = 4096  # tables no longer listed whose last shard is remembered
 
 
 class ShardMap:
@@ -54,6 +57,9 @@ class ShardMap:
         self._timeout = timeout_s
         self._exists = exists
         self._where: dict[str, int] = {}
+        # Tables a shard listed and no shard lists now (a tournament table broken
+        # or its tournament over): where their hands were last, for the readers.
+        self._gone: collections.OrderedDict[str, int] = collections.OrderedDict()
         self._listed: list[tpb.ListTablesResponse | None] = [None] * len(self._stubs)
         self._answered: list[float] = [0.0] * len(self._stubs)
         self._refresh: asyncio.Task[None] | None = None
@@ -113,6 +119,12 @@ class ShardMap:
         moved = sum(1 for t, s in where.items() if self._where.get(t, s) != s)
         if moved:
             self.log.info("tables moved between shards", tables=moved)
+        for table_id, shard in self._where.items():
+            if table_id not in where:
+                self._gone[table_id] = shard
+                self._gone.move_to_end(table_id)
+        while len(self._gone) > GONE_TABLES:
+            self._gone.popitem(last=False)
         self._where = where
         self._last_refresh = now
         for shard in range(len(self._stubs)):
@@ -129,10 +141,15 @@ class ShardMap:
         """A shard said it does not run ``table_id``: forget where it was."""
         self._where.pop(table_id, None)
 
-    async def shard_of(self, table_id: str) -> int:
+    async def shard_of(self, table_id: str, *, closed_ok: bool = False) -> int:
         """The shard that runs ``table_id``: NOT_FOUND when no shard runs it and
         the lobby has no such table, INVALID_ARGUMENT when no table could have
-        this id (before anyone is asked)."""
+        this id (before anyone is asked).
+
+        ``closed_ok``: the call only reads finished hands (GetHandHistory,
+        GetDeckProof), which every shard can read from the lobby for a table no
+        shard runs any more; such a table goes to the shard that last ran it (it
+        keeps a stopped tournament table's last hands), else to any shard, at once."""
         shard = self._where.get(table_id)
         if shard is not None:  # a listed table's id: checked by the shard that runs it
             return shard
@@ -146,6 +163,9 @@ class ShardMap:
         if shard is not None:
             return shard
         if self._exists is not None and await self._exists(table_id):
+            if closed_ok:
+                gone = self._gone.get(table_id)
+                return gone if gone is not None else zlib.crc32(table_id.encode()) % self.shards
             deadline = time.monotonic() + NEW_TABLE_WAIT_S
             while time.monotonic() < deadline:
                 await asyncio.sleep(min(self._refresh_s, 0.25))
@@ -154,7 +174,10 @@ class ShardMap:
                 if shard is not None:
                     return shard
             raise NotFoundError(
-                f"table {table_id!r} exists but no table service runs it yet; retry in a moment"
+                f"table {table_id!r} exists but no table service runs it: a table created "
+                "a moment ago (retry in a moment), or a tournament table that was broken "
+                "or whose tournament is over (GetHandHistory and GetDeckProof still read "
+                "its hands)"
             )
         raise NotFoundError(f"no table {table_id!r}; ListTables shows the room's tables")
 

@@ -95,10 +95,13 @@ class Upstream:
             raise
         return True
 
-    async def on_table(self, table_id: str, call: Callable[[int], Awaitable[T]]) -> T:
+    async def on_table(
+        self, table_id: str, call: Callable[[int], Awaitable[T]], *, closed_ok: bool = False
+    ) -> T:
         """``call(shard)`` on the shard that runs ``table_id``; when that shard
-        says it does not (the table moved), once more where the map then says."""
-        shard = await self.shards.shard_of(table_id)
+        says it does not (the table moved), once more where the map then says.
+        ``closed_ok``: a reader of finished hands (``ShardMap.shard_of``)."""
+        shard = await self.shards.shard_of(table_id, closed_ok=closed_ok)
         try:
             return await call(shard)
         except grpc.aio.AioRpcError as error:
@@ -107,7 +110,7 @@ class Upstream:
             ):
                 raise
             self.shards.moved(table_id)
-            again = await self.shards.shard_of(table_id)
+            again = await self.shards.shard_of(table_id, closed_ok=closed_ok)
             if again == shard:
                 raise
             return await call(again)

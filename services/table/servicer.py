@@ -32,7 +32,7 @@ import contextlib
 import hmac
 import zlib
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 
@@ -52,6 +52,7 @@ from service_kit.identity import caller_identity, player_token
 from service_kit.logs import get_logger
 
 from .clients import Downstream, DownstreamError
+from .history import History
 from .many import play_many
 from .metrics import CONNECTED, TABLES
 from .runtime import TableRuntime
@@ -116,7 +117,11 @@ class TableManager:
         self.tables: dict[str, TableRuntime] = {}
         # Stopped tournament tables: no longer played or joined, but their hands
         # are the players' history (GetHandHistory, GetDeckProof, GetDeckReveal).
-        self.finished: collections.OrderedDict[str, TableRuntime] = collections.OrderedDict()
+        # And tables no table service runs (a tournament table broken or its
+        # tournament over, that this process never ran or no longer keeps): their
+        # hands read from the lobby (``ClosedTable``).
+        self.finished: collections.OrderedDict[str, PlayedTable] = collections.OrderedDict()
+        self._listed: frozenset[str] = frozenset()  # the lobby's last ListTables
         self._task: asyncio.Task[None] | None = None
         # The listing in flight: callers that arrive meanwhile wait for it rather
         # than ask the lobby again (every Join finds no table until the first
@@ -172,7 +177,8 @@ class TableManager:
                 self.log.info("table started", table_id=info.table_id, name=info.name)
         # A tournament table the lobby no longer lists was broken (T3) or its
         # tournament is over: stop running it.
-        listed_ids = {info.table_id for info in listed.tables}
+        listed_ids = frozenset(info.table_id for info in listed.tables)
+        self._listed = listed_ids
         for table_id in [t for t, r in self.tables.items() if r.info.tournament_id]:
             if table_id not in listed_ids:
                 stopped = self.tables.pop(table_id)
@@ -205,11 +211,45 @@ class TableManager:
         await asyncio.gather(*(t.stop() for t in self.tables.values()))
         await self.ds.close()
 
-    async def get_played(self, table_id: str) -> TableRuntime:
-        """A table whose hands may be read: running, or a tournament table
-        stopped since (the last FINISHED_TABLES of them)."""
-        runtime = self.finished.get(check_id(table_id, "table_id"))
-        return runtime if runtime is not None else await self.get(table_id)
+    async def get_played(self, table_id: str) -> PlayedTable:
+        """A table whose hands may be read: running here, a tournament table
+        stopped since (the last FINISHED_TABLES of them), or a table the lobby has
+        and no longer lists, which no table service runs (``ClosedTable``).
+
+        Why the last: the gateway routes a finished tournament's history and deck
+        proofs to any shard (none lists the table), and a restarted table service
+        keeps no stopped tables; the hands are the lobby's either way."""
+        check_id(table_id, "table_id")
+        played: PlayedTable | None = self.tables.get(table_id) or self.finished.get(table_id)
+        if played is not None:
+            return played
+        try:
+            return await self.get(table_id)
+        except NotFoundError:
+            closed = await self._closed(table_id)
+            if closed is None:
+                raise
+            return closed
+
+    async def _closed(self, table_id: str) -> ClosedTable | None:
+        """``table_id``'s hands when the lobby has the table but does not list it
+        (its last listing, just refreshed by ``get``): no table service runs it."""
+        if table_id in self._listed:
+            return None  # running, on another shard: the caller is sent there
+        try:
+            await self.ds.call("lobby", "GetTable", lpb.GetTableRequest(table_id=table_id))
+        except DownstreamError as error:
+            if error.code() == grpc.StatusCode.NOT_FOUND:
+                return None
+            raise UnavailableError(
+                f"the lobby did not answer for table {table_id!r} "
+                f"({error.code().name}); try again in a moment"
+            ) from None
+        closed = ClosedTable(table_id, History(table_id, 0, self.ds))
+        self.finished[table_id] = closed
+        while len(self.finished) > FINISHED_TABLES:
+            self.finished.popitem(last=False)
+        return closed
 
     async def get(self, table_id: str) -> TableRuntime:
         """The runtime of ``table_id``; a table created a moment ago is found by
@@ -227,6 +267,40 @@ class TableManager:
                 f"no table {table_id!r} is run here; ListTables shows those that are"
             )
         return runtime
+
+
+class PlayedTable(Protocol):
+    """What the readers of finished hands need of a table (GetHandHistory,
+    GetDeckProof, GetDeckReveal): a running or stopped ``TableRuntime``, or a
+    ``ClosedTable``."""
+
+    async def histories(
+        self, player_id: str | None, hand_id: str, limit: int
+    ) -> list[pb.HandHistory]: ...
+
+    async def proof(self, player_id: str | None, hand_id: str) -> pb.DeckProof: ...
+
+    async def reveal(self, hand_id: str) -> pb.DeckReveal: ...
+
+
+class ClosedTable:
+    """A table no table service runs any more, read from the lobby, which stores
+    every hand (``History`` with no cache)."""
+
+    def __init__(self, table_id: str, history: History) -> None:
+        self.table_id = table_id
+        self.history = history
+
+    async def histories(
+        self, player_id: str | None, hand_id: str, limit: int
+    ) -> list[pb.HandHistory]:
+        return await self.history.views(player_id, hand_id, limit)
+
+    async def proof(self, player_id: str | None, hand_id: str) -> pb.DeckProof:
+        return await self.history.proof(player_id, hand_id)
+
+    async def reveal(self, hand_id: str) -> pb.DeckReveal:
+        return await self.history.reveal(hand_id)
 
 
 class TableServicer(

@@ -25,10 +25,13 @@ from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import lobby_pb2_grpc, tournament_pb2_grpc
 from poker.lobby.v1 import tournament_pb2 as tpb
+from poker.room.v1 import room_pb2 as rpb
+from poker.room.v1 import room_pb2_grpc
 from poker.table.v1 import table_pb2 as tbl
 from poker.table.v1 import table_pb2_grpc
 from poker_bots import make_bot
 from poker_bots.tournament import play_tournament
+from poker_wire.channels import player_channel
 
 ENV = {"table": {"TABLE_IDLE_POLL_S": "0.05", "TABLE_DISCOVERY_S": "0.2"}}
 
@@ -69,7 +72,8 @@ def test_T1_T6_120_reference_bots_play_a_tournament_to_the_end(stack: Stack, gam
 def test_T6_a_player_away_is_blinded_off_without_waiting_for_the_clock(stack: Stack) -> None:
     """Three players, one away for good: with a 60 s action clock the tournament
     still ends in seconds, because the table folds the away player at once.  The
-    table's history shows T6 hand by hand: the away player is dealt in every hand
+    table's history (read at its shard and through the gateway, once the
+    tournament is over) shows T6 hand by hand: the away player is dealt in every hand
     until out of chips, posts the blinds, and whenever they must act their hand
     is folded by the clock (in the draw they stand pat, D6).  Being dealt in, an
     away player whose blind puts them all-in can still win that pot at the
@@ -133,6 +137,22 @@ def test_T6_a_player_away_is_blinded_off_without_waiting_for_the_clock(stack: St
                 )
             )
             assert [h.hand_id for h in own.hands] == [h.hand_id for h in history.hands]
+            # And at the door, the one address players have: no shard lists the
+            # table now, and the gateway still finds its hands (G4a: the deck
+            # proof of its last hand too).
+            assert stack.pki is not None
+            async with player_channel(stack.gateway_target, str(stack.pki.ca_file)) as door:
+                room = room_pb2_grpc.RoomStub(door)
+                auth = (("authorization", f"Bearer {away_id}.{away_token}"),)
+                at_door = await room.GetHandHistory(
+                    rpb.GetHandHistoryRequest(table_id=seat.table_id, limit=100), metadata=auth
+                )
+                last = own.hands[-1].hand_id
+                proof = await room.GetDeckProof(
+                    rpb.GetDeckProofRequest(table_id=seat.table_id, hand_id=last), metadata=auth
+                )
+            assert [h.hand_id for h in at_door.hands] == [h.hand_id for h in own.hands]
+            assert proof.hand_id == last and proof.table_id == seat.table_id
             return standings, seconds, away_id, list(history.hands)
 
     standings, seconds, away_id, hands = asyncio.run(scenario())

@@ -95,3 +95,33 @@ def test_an_id_no_table_could_have_is_invalid_before_anyone_is_asked() -> None:
         assert asked == [] and shard.asked == 0
 
     asyncio.run(scenario())
+
+
+def test_a_table_no_shard_runs_any_more_is_read_where_it_last_ran_at_once() -> None:
+    """A finished tournament's table (T1): no shard lists it, the lobby still has
+    it.  Its hand history and deck proofs (``closed_ok``) go at once to the shard
+    that last listed it, or to a shard at all when none did; a call that would
+    play there still waits for it and then says what the table may be."""
+
+    async def scenario() -> None:
+        shards = [Shard(), Shard("t-done"), Shard()]
+        known = {"t-done", "t-old"}
+
+        async def exists(table_id: str) -> bool:
+            return table_id in known
+
+        room = ShardMap(shards, refresh_s=0.01, exists=exists)  # type: ignore[arg-type]
+        assert await room.shard_of("t-done") == 1
+        shards[1].tables.clear()  # its tournament is over
+        await room.refresh()
+        started = asyncio.get_running_loop().time()
+        assert await room.shard_of("t-done", closed_ok=True) == 1
+        # Finished before any gateway saw it run: a shard, whichever.
+        assert await room.shard_of("t-old", closed_ok=True) in (0, 1, 2)
+        assert asyncio.get_running_loop().time() - started < 1.0  # no wait for it to appear
+        with pytest.raises(NotFoundError, match="no table"):
+            await room.shard_of("t-nope", closed_ok=True)
+        with pytest.raises(NotFoundError, match="tournament is over"):
+            await room.shard_of("t-done")
+
+    asyncio.run(scenario())
