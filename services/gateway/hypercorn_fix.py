@@ -1,4 +1,4 @@
-"""Six changes to hypercorn 0.18.0 (the newest release on PyPI) and the h2 it runs on,
+"""Seven changes to hypercorn 0.18.0 (the newest release on PyPI) and the h2 it runs on,
 applied at start.
 
 **DATA on a closed stream.**
@@ -54,6 +54,22 @@ bad call from a client closed every call on its connection.  RFC 9113 (8.1.1)
 makes a malformed request a stream error: here that stream is reset with
 PROTOCOL_ERROR (a gRPC client reads INTERNAL) and the connection goes on, as
 nghttp2 does.
+
+**A response complete before its request asks the client to stop sending.** A
+call refused before its request has arrived whole (a gRPC message over
+``GATEWAY_MAX_MESSAGE_BYTES``, answered at its length prefix) ends the response
+while the client still sends.  hypercorn then ended the stream a second time
+after the trailers, which h2 takes as closing it, and every DATA frame of the
+client's still in flight drew an RST_STREAM STREAM_CLOSED: a grpc client still
+writing reported that (INTERNAL, "Stream removed") instead of the status in the
+trailers, 3 times in 39 in a hostile-client probe.  RFC 9113 (8.1): once the
+response is complete, the server may ask the client to abort the request without
+error, RST_STREAM NO_ERROR, as grpc-go does after a call's status: here it does
+so after the trailers when the client's side is still open (then hypercorn's
+second end finds the stream closed, and nothing more is sent).  A response
+without trailers (a trailers-only gRPC status, an HTTP 404) ends once, and the
+client's DATA in flight is taken as before: a grpc client reads a 404 ended with
+RST_STREAM as "Stream removed" (INTERNAL), not the UNIMPLEMENTED the 404 means.
 """
 
 from __future__ import annotations
@@ -65,10 +81,10 @@ import h2.errors
 import h2.events
 import h2.exceptions
 from h2.connection import H2Connection
-from h2.stream import H2Stream
+from h2.stream import H2Stream, StreamState
 from hypercorn.asyncio.tcp_server import TCPServer
 from hypercorn.events import Closed, Event, RawData
-from hypercorn.protocol.events import Body, StreamClosed
+from hypercorn.protocol.events import Body, StreamClosed, Trailers
 from hypercorn.protocol.h2 import BUFFER_LOW_WATER, H2Protocol, StreamBuffer
 from priority.priority import MissingStreamError
 
@@ -158,8 +174,22 @@ def _sent_at_once(self: Any, event: Body) -> bool:
     return True
 
 
+def _request_not_needed(self: Any, stream_id: int) -> None:
+    """Our response on ``stream_id`` has ended (END_STREAM sent) and the client's
+    request has not: tell it to stop sending, without error (RFC 9113 8.1)."""
+    stream = self.connection.streams.get(stream_id)
+    if stream is not None and stream.state_machine.state is StreamState.HALF_CLOSED_LOCAL:
+        self.connection.reset_stream(stream_id, h2.errors.ErrorCodes.NO_ERROR)
+
+
 async def _stream_send(self: Any, event: Any) -> None:
     if type(event) is Body and _sent_at_once(self, event):
+        await self._flush()
+        return
+    if type(event) is Trailers and not self.closed:
+        await _original_stream_send(self, event)  # the trailers end the response
+        with contextlib.suppress(h2.exceptions.ProtocolError):
+            _request_not_needed(self, event.stream_id)
         await self._flush()
         return
     if isinstance(event, StreamClosed) and not self.closed:

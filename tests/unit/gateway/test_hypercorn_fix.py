@@ -13,6 +13,7 @@ import h2.config
 import h2.connection
 import h2.errors
 import h2.events
+import h2.exceptions
 import h2.settings
 from hypercorn.asyncio import serve
 from hypercorn.config import Config
@@ -192,3 +193,81 @@ def test_a_malformed_request_resets_its_stream_and_the_connection_goes_on() -> N
     answered = [e for e in seen if isinstance(e, h2.events.ResponseReceived)]
     assert [e.stream_id for e in answered] == [good]
     assert dict(answered[0].headers)[b":status"] == b"200"
+
+
+POST = [
+    (":method", "POST"),
+    (":path", "/poker.room.v1.Room/Register"),
+    (":scheme", "http"),
+    (":authority", "t"),
+    ("content-type", "application/grpc"),
+    ("te", "trailers"),
+]
+
+
+def test_a_response_complete_before_its_request_asks_the_client_to_stop_without_error() -> None:
+    """A call refused at its first DATA frame while the client still sends (a gRPC
+    message over the size limit): the response's trailers (END_STREAM) are
+    followed by RST_STREAM NO_ERROR (RFC 9113 8.1), so the client stops and keeps
+    the status it read; a trailers-only answer is not reset.  Unpatched, hypercorn ended
+    the stream twice, which closed it, and the client's next DATA frame drew
+    RST_STREAM STREAM_CLOSED, which a grpc client still writing reported as
+    INTERNAL instead of the status (a hostile-client probe, 3 calls in 39)."""
+
+    async def refuse(send: Send) -> None:
+        if refuse.calls == 0:  # type: ignore[attr-defined]  # with trailers
+            await send(
+                {"type": "http.response.start", "status": 200, "headers": [], "trailers": True}
+            )
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            await send(
+                {
+                    "type": "http.response.trailers",
+                    "headers": [(b"grpc-status", b"8")],
+                    "more_trailers": False,
+                }
+            )
+        else:  # trailers-only
+            await send(
+                {"type": "http.response.start", "status": 200, "headers": [(b"grpc-status", b"8")]}
+            )
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        refuse.calls += 1  # type: ignore[attr-defined]
+
+    refuse.calls = 0  # type: ignore[attr-defined]
+
+    async def call(peer: Any, reader: Any, writer: Any) -> tuple[int, list[Any]]:
+        stream = peer.get_next_available_stream_id()
+        peer.send_headers(stream, POST)
+        peer.send_data(stream, b"\x00\x00\x50\x00\x00" + b"a" * 1000)  # 5 MiB announced
+        seen = await _exchange(
+            peer,
+            reader,
+            writer,
+            2.0,
+            until=lambda seen: any(
+                isinstance(e, h2.events.StreamEnded) and e.stream_id == stream for e in seen
+            ),
+        )
+        # The client's next piece, sent before it read the reset (in flight).
+        with contextlib.suppress(h2.exceptions.StreamClosedError):
+            peer.send_data(stream, b"a" * 1000)
+        seen += await _exchange(peer, reader, writer, 0.3)
+        return stream, seen
+
+    async def scenario() -> list[tuple[int, list[Any]]]:
+        async with _peer(refuse) as (peer, reader, writer):
+            return [await call(peer, reader, writer), await call(peer, reader, writer)]
+
+    (with_trailers, seen_a), (trailers_only, seen_b) = asyncio.run(scenario())
+    for seen in (seen_a, seen_b):
+        assert not any(isinstance(e, h2.events.ConnectionTerminated) for e in seen), seen
+    mine = [e for e in seen_a if getattr(e, "stream_id", None) == with_trailers]
+    ended = next(i for i, e in enumerate(mine) if isinstance(e, h2.events.TrailersReceived))
+    resets = [(i, e.error_code) for i, e in enumerate(mine) if isinstance(e, h2.events.StreamReset)]
+    assert [code for _, code in resets] == [h2.errors.ErrorCodes.NO_ERROR], mine
+    assert resets[0][0] > ended, mine  # after the status, not before
+    # Ended once (no trailers): the DATA in flight is taken, nothing is reset.
+    mine = [e for e in seen_b if getattr(e, "stream_id", None) == trailers_only]
+    assert any(isinstance(e, h2.events.StreamEnded) for e in mine), mine
+    assert not any(isinstance(e, h2.events.StreamReset) for e in mine), mine
