@@ -11,6 +11,13 @@
   no CORS headers, so a browser keeps its page from the answer.
 * ``GET /`` and ``GET /web/...``: the web client's page and files (``web.py``),
   when the gateway has a built client to serve.
+* HTTP/1.1 requests the Room API must not take: one with both
+  ``Transfer-Encoding`` and ``Content-Length`` is 400 and its connection closed
+  (RFC 9112 6.3: what a proxy in front framed by the length could hide a second
+  request in the body; hypercorn served both and kept the connection); gRPC over
+  HTTP/1.1 (``application/grpc``, which needs HTTP/2's trailers) is 505 with
+  ``grpc-status`` 12 saying to use gRPC-Web or Connect there (connectrpc raised
+  inside, logged an ERROR per request and answered UNKNOWN).
 * Everything else is the Room API (connectrpc: gRPC, gRPC-Web, Connect).
 """
 
@@ -72,6 +79,8 @@ class Door:
             return
         if scope["type"] != "http":
             return
+        if scope.get("http_version") in ("1.0", "1.1") and await _refused_http1(scope, send):
+            return
         if scope["path"] == "/healthz" and scope["method"] in ("GET", "HEAD"):
             ok = self._ready()
             await _respond(send, 200 if ok else 503, b"ok\n" if ok else b"not ready\n")
@@ -121,7 +130,39 @@ def _with_cors(send: Send, origin: bytes) -> Send:
     return cors_send
 
 
-async def _respond(send: Send, status: int, body: bytes) -> None:
+GRPC_NEEDS_HTTP2 = (
+    b"gRPC needs HTTP/2; over HTTP/1.1 use gRPC-Web (application/grpc-web+proto) "
+    b"or Connect (application/json, application/proto)"
+)
+
+
+async def _refused_http1(scope: Scope, send: Send) -> bool:
+    """Answer (and True) an HTTP/1.x request the Room API must not take."""
+    if _header(scope, b"transfer-encoding") is not None and (
+        _header(scope, b"content-length") is not None
+    ):
+        await _respond(
+            send,
+            400,
+            b"a request with both Transfer-Encoding and Content-Length is refused "
+            b"(RFC 9112 6.3); send one of them\n",
+            (b"connection", b"close"),
+        )
+        return True
+    kind = (_header(scope, b"content-type") or b"").lower()
+    if kind.startswith(b"application/grpc") and not kind.startswith(b"application/grpc-web"):
+        await _respond(
+            send,
+            505,
+            GRPC_NEEDS_HTTP2 + b"\n",
+            (b"grpc-status", b"12"),
+            (b"grpc-message", GRPC_NEEDS_HTTP2),  # printable ASCII, no "%": as it is
+        )
+        return True
+    return False
+
+
+async def _respond(send: Send, status: int, body: bytes, *headers: tuple[bytes, bytes]) -> None:
     await send(
         {
             "type": "http.response.start",
@@ -129,6 +170,7 @@ async def _respond(send: Send, status: int, body: bytes) -> None:
             "headers": [
                 (b"content-type", b"text/plain"),
                 (b"content-length", str(len(body)).encode()),
+                *headers,
             ],
         }
     )

@@ -1,4 +1,4 @@
-"""Seven changes to hypercorn 0.18.0 (the newest release on PyPI) and the h2 it runs on,
+"""Nine changes to hypercorn 0.18.0 (the newest release on PyPI) and the h2 it runs on,
 applied at start.
 
 **DATA on a closed stream.**
@@ -55,6 +55,20 @@ makes a malformed request a stream error: here that stream is reset with
 PROTOCOL_ERROR (a gRPC client reads INTERNAL) and the connection goes on, as
 nghttp2 does.
 
+**A stream past the connection's limit is refused, not the connection.** A
+HEADERS frame that would open more streams than ``MAX_CONCURRENT_STREAMS``
+(``GATEWAY_STREAMS_PER_CONNECTION``) made h2 end the connection (GOAWAY
+PROTOCOL_ERROR), and every call on it with it: a client that opens one stream
+too many before it has read the server's SETTINGS, or a proxy sharing a
+connection among players.  Here that stream alone is refused (RST_STREAM
+REFUSED_STREAM, RFC 9113 5.1.2, which a client may retry); its header block is
+still decoded, so the connection's HPACK table stays in step.
+
+**A body that disagrees with its content-length ends its own stream.** A DATA
+frame past a request's ``content-length`` (or an end before it) was a connection
+error in h2; RFC 9113 8.1.1 makes it the stream's (malformed): that stream is
+reset with PROTOCOL_ERROR, its app told so, and the connection's window credited.
+
 **A response complete before its request asks the client to stop sending.** A
 call refused before its request has arrived whole (a gRPC message over
 ``GATEWAY_MAX_MESSAGE_BYTES``, answered at its length prefix) ends the response
@@ -80,12 +94,13 @@ from typing import Any
 import h2.errors
 import h2.events
 import h2.exceptions
-from h2.connection import H2Connection
-from h2.stream import H2Stream, StreamState
+from h2.connection import H2Connection, _decode_headers
+from h2.stream import H2Stream, StreamClosedBy, StreamState
 from hypercorn.asyncio.tcp_server import TCPServer
 from hypercorn.events import Closed, Event, RawData
 from hypercorn.protocol.events import Body, StreamClosed, Trailers
 from hypercorn.protocol.h2 import BUFFER_LOW_WATER, H2Protocol, StreamBuffer
+from hyperframe.frame import RstStreamFrame, WindowUpdateFrame
 from priority.priority import MissingStreamError
 
 _original = H2Protocol._handle_events
@@ -211,6 +226,7 @@ class _MalformedHeaders(h2.exceptions.ProtocolError):
 
 _original_process_headers = H2Stream._process_received_headers
 _original_receive_headers_frame = H2Connection._receive_headers_frame
+_original_receive_data_frame = H2Connection._receive_data_frame
 
 
 def _process_received_headers(self: Any, *args: Any) -> Any:
@@ -225,9 +241,42 @@ def _receive_headers_frame(self: Any, frame: Any) -> Any:
     # PRIORITY expects the stream's events after them.
     try:
         return _original_receive_headers_frame(self, frame)
-    except _MalformedHeaders:
+    except (_MalformedHeaders, h2.exceptions.InvalidBodyLengthError):
         stream = self.streams[frame.stream_id]  # opened before its headers were checked
         return stream.reset_stream(h2.errors.ErrorCodes.PROTOCOL_ERROR), []
+    except h2.exceptions.TooManyStreamsError:
+        if frame.stream_id % 2 == 0 or frame.stream_id <= self.highest_inbound_stream_id:
+            raise  # not a new stream of the client's: h2's own answer
+        list(_decode_headers(self.decoder, frame.data))  # the HPACK table stays in step
+        self.highest_inbound_stream_id = frame.stream_id
+        self._closed_streams[frame.stream_id] = StreamClosedBy.SEND_RST_STREAM
+        refused = RstStreamFrame(frame.stream_id)
+        refused.error_code = h2.errors.ErrorCodes.REFUSED_STREAM
+        return [refused], []
+
+
+def _receive_data_frame(self: Any, frame: Any) -> Any:
+    try:
+        return _original_receive_data_frame(self, frame)
+    except h2.exceptions.InvalidBodyLengthError:
+        stream = self.streams.get(frame.stream_id)
+        if stream is None:
+            raise
+        frames: list[Any] = []
+        credit = self._inbound_flow_control_window_manager.process_bytes(
+            frame.flow_controlled_length
+        )
+        if credit:
+            update = WindowUpdateFrame(0)
+            update.window_increment = credit
+            frames.append(update)
+        frames.extend(stream.reset_stream(h2.errors.ErrorCodes.PROTOCOL_ERROR))
+        reset = h2.events.StreamReset(  # the app's request ends here (hypercorn closes it)
+            stream_id=frame.stream_id,
+            error_code=h2.errors.ErrorCodes.PROTOCOL_ERROR,
+            remote_reset=False,
+        )
+        return frames, [reset]
 
 
 def apply() -> None:
@@ -238,3 +287,4 @@ def apply() -> None:
     H2Protocol.stream_send = _stream_send  # type: ignore[method-assign]
     H2Stream._process_received_headers = _process_received_headers  # type: ignore[method-assign,assignment]
     H2Connection._receive_headers_frame = _receive_headers_frame  # type: ignore[method-assign]
+    H2Connection._receive_data_frame = _receive_data_frame  # type: ignore[method-assign]

@@ -10,7 +10,11 @@ from services.gateway.http import Door
 
 
 async def _call(
-    door: Door, method: str, path: str, headers: list[tuple[bytes, bytes]]
+    door: Door,
+    method: str,
+    path: str,
+    headers: list[tuple[bytes, bytes]],
+    http_version: str = "2",
 ) -> list[Any]:
     sent: list[Any] = []
 
@@ -20,7 +24,13 @@ async def _call(
     async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
-    scope = {"type": "http", "method": method, "path": path, "headers": headers}
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": path,
+        "headers": headers,
+        "http_version": http_version,
+    }
     await door(scope, receive, send)
     return sent
 
@@ -64,3 +74,32 @@ def test_another_origin_gets_no_cors_headers() -> None:
     anyone = Door(_room, ("*",), lambda: True)
     call = asyncio.run(_call(anyone, "POST", "/poker.room.v1.Room/Act", origin))
     assert _headers(call)[b"access-control-allow-origin"] == b"https://evil.example"
+
+
+def test_http1_with_both_transfer_encoding_and_content_length_is_refused_and_closed() -> None:
+    """RFC 9112 6.3: a proxy framing by Content-Length could have a second request
+    hidden in the chunked body (request smuggling); the door answers 400 and closes
+    the connection, and the Room API never sees the call."""
+    door = Door(_room, (), lambda: True)
+    both = [(b"transfer-encoding", b"chunked"), (b"content-length", b"40")]
+    sent = asyncio.run(_call(door, "POST", "/poker.room.v1.Room/ListTables", both, "1.1"))
+    assert sent[0]["status"] == 400
+    assert _headers(sent)[b"connection"] == b"close"
+    assert b"Transfer-Encoding" in sent[1]["body"] and b"room" not in sent[1]["body"]
+    one = [(b"transfer-encoding", b"chunked")]
+    assert asyncio.run(_call(door, "POST", "/x", one, "1.1"))[1]["body"] == b"room"
+
+
+def test_grpc_over_http1_is_told_to_use_grpc_web_or_connect() -> None:
+    """gRPC needs HTTP/2's trailers: over HTTP/1.1 it gets 505 and grpc-status 12
+    saying what to use instead (connectrpc raised inside and answered UNKNOWN);
+    gRPC-Web over HTTP/1.1 and gRPC over HTTP/2 reach the Room API."""
+    door = Door(_room, (), lambda: True)
+    grpc = [(b"content-type", b"application/grpc+proto")]
+    sent = asyncio.run(_call(door, "POST", "/poker.room.v1.Room/ListTables", grpc, "1.1"))
+    assert sent[0]["status"] == 505
+    assert _headers(sent)[b"grpc-status"] == b"12"
+    assert b"gRPC-Web" in _headers(sent)[b"grpc-message"]
+    web = [(b"content-type", b"application/grpc-web+proto")]
+    assert asyncio.run(_call(door, "POST", "/x", web, "1.1"))[1]["body"] == b"room"
+    assert asyncio.run(_call(door, "POST", "/x", grpc, "2"))[1]["body"] == b"room"

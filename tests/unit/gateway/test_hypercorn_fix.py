@@ -271,3 +271,91 @@ def test_a_response_complete_before_its_request_asks_the_client_to_stop_without_
     mine = [e for e in seen_b if getattr(e, "stream_id", None) == trailers_only]
     assert any(isinstance(e, h2.events.StreamEnded) for e in mine), mine
     assert not any(isinstance(e, h2.events.StreamReset) for e in mine), mine
+
+
+def test_a_stream_past_the_limit_is_refused_and_the_connection_goes_on() -> None:
+    """MAX_CONCURRENT_STREAMS 2: a third open stream is refused (RST_STREAM
+    REFUSED_STREAM, RFC 9113 5.1.2) and the two open ones, and a call after,
+    are answered.  Unpatched, h2 ended the whole connection (GOAWAY)."""
+
+    async def slow_ok(send: Send) -> None:
+        await asyncio.sleep(0.3)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok", "more_body": False})
+
+    async def scenario() -> tuple[list[int], int, int, list[Any]]:
+        async with _peer(slow_ok) as (peer, reader, writer):
+            # The limit as a server would announce it; the peer sends regardless.
+            peer.remote_settings.update({h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: 10})
+            first = peer.get_next_available_stream_id()
+            peer.send_headers(first, GET, end_stream=True)
+            second = peer.get_next_available_stream_id()
+            peer.send_headers(second, GET, end_stream=True)
+            extra = peer.get_next_available_stream_id()
+            peer.send_headers(extra, GET, end_stream=True)
+            seen = await _exchange(
+                peer,
+                reader,
+                writer,
+                3.0,
+                until=lambda seen: sum(isinstance(e, h2.events.StreamEnded) for e in seen) >= 2,
+            )
+            after = peer.get_next_available_stream_id()
+            peer.send_headers(after, GET, end_stream=True)
+            seen += await _exchange(
+                peer,
+                reader,
+                writer,
+                3.0,
+                until=lambda seen: any(
+                    isinstance(e, h2.events.StreamEnded) and e.stream_id == after for e in seen
+                ),
+            )
+            return [first, second], extra, after, seen
+
+    hypercorn_fix.apply()
+    limit = Config.h2_max_concurrent_streams
+    Config.h2_max_concurrent_streams = 2
+    try:
+        answered_ids, extra, after, seen = asyncio.run(scenario())
+    finally:
+        Config.h2_max_concurrent_streams = limit
+    assert not any(isinstance(e, h2.events.ConnectionTerminated) for e in seen), seen
+    resets = [(e.stream_id, e.error_code) for e in seen if isinstance(e, h2.events.StreamReset)]
+    assert resets == [(extra, h2.errors.ErrorCodes.REFUSED_STREAM)], seen
+    ended = {e.stream_id for e in seen if isinstance(e, h2.events.StreamEnded)}
+    assert ended == {*answered_ids, after}, seen
+
+
+def test_a_body_longer_than_its_content_length_resets_only_its_stream() -> None:
+    """``content-length: 2`` and 11 bytes of DATA: that stream is malformed (RFC
+    9113 8.1.1) and reset with PROTOCOL_ERROR; a call beside it is answered.
+    Unpatched, h2 ended the connection and every call on it."""
+
+    async def ok(send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok", "more_body": False})
+
+    async def scenario() -> tuple[int, int, list[Any]]:
+        async with _peer(ok, validate_outbound_headers=False) as (peer, reader, writer):
+            bad = peer.get_next_available_stream_id()
+            peer.send_headers(bad, [*POST, ("content-length", "2")])
+            peer.send_data(bad, b"x" * 11, end_stream=True)
+            good = peer.get_next_available_stream_id()
+            peer.send_headers(good, GET, end_stream=True)
+            seen = await _exchange(
+                peer,
+                reader,
+                writer,
+                2.0,
+                until=lambda seen: any(
+                    isinstance(e, h2.events.StreamEnded) and e.stream_id == good for e in seen
+                ),
+            )
+            return bad, good, seen
+
+    bad, good, seen = asyncio.run(scenario())
+    assert not any(isinstance(e, h2.events.ConnectionTerminated) for e in seen), seen
+    resets = [(e.stream_id, e.error_code) for e in seen if isinstance(e, h2.events.StreamReset)]
+    assert resets == [(bad, h2.errors.ErrorCodes.PROTOCOL_ERROR)], seen
+    assert any(isinstance(e, h2.events.StreamEnded) and e.stream_id == good for e in seen)
