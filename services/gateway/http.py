@@ -18,11 +18,18 @@
   HTTP/1.1 (``application/grpc``, which needs HTTP/2's trailers) is 505 with
   ``grpc-status`` 12 saying to use gRPC-Web or Connect there (connectrpc raised
   inside, logged an ERROR per request and answered UNKNOWN).
+* A request body that has not arrived whole ``BODY_WAIT_S`` after the call began
+  ends the call (the app reads ``http.disconnect``), except Play's and
+  PlayMany's, whose bodies are the game: hypercorn waits for a body for ever
+  once a request has begun, so one byte a connection (or a stream, 900 a
+  connection) held a file descriptor and a task as long as a client liked (an
+  outside slow-body probe kept 200 connections and 800 streams for 14 minutes).
 * Everything else is the Room API (connectrpc: gRPC, gRPC-Web, Connect).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -45,6 +52,9 @@ EXPOSE_HEADERS = (
     b"connect-accept-encoding"
 )
 MAX_AGE = b"7200"
+BODY_WAIT_S = 30.0  # longest wait for a whole request body (not Play's, PlayMany's)
+# The calls whose request body is a stream of the player's moves, open for the game.
+STREAMING_UP = frozenset({"/poker.room.v1.Room/Play", "/poker.room.v1.Room/PlayMany"})
 
 
 def _header(scope: Scope, name: bytes) -> bytes | None:
@@ -63,8 +73,10 @@ class Door:
         origins: tuple[str, ...],
         ready: Callable[[], bool],
         web: WebRoot | None = None,
+        body_wait_s: float = BODY_WAIT_S,
     ) -> None:
         self._room = room
+        self._body_wait_s = body_wait_s
         self._web = web
         self._any = "*" in origins
         self._origins = frozenset(o.encode() for o in origins if o != "*")
@@ -109,11 +121,36 @@ class Door:
             )
             await send({"type": "http.response.body", "body": b""})
             return
+        if scope["path"] not in STREAMING_UP:
+            receive = _bounded(receive, self._body_wait_s)
         if self._allowed(origin):
             assert origin is not None
             await self._room(scope, receive, _with_cors(send, origin))
             return
         await self._room(scope, receive, send)
+
+
+def _bounded(receive: Receive, seconds: float) -> Receive:
+    """``receive`` that answers ``http.disconnect`` once the body has taken
+    ``seconds`` without arriving whole (see the module)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    whole = False
+
+    async def bounded_receive() -> Message:
+        nonlocal whole
+        if whole:
+            return await receive()
+        left = deadline - asyncio.get_running_loop().time()
+        try:
+            message = await asyncio.wait_for(receive(), max(left, 0.0))
+        except TimeoutError:
+            whole = True
+            return {"type": "http.disconnect"}
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            whole = True
+        return message
+
+    return bounded_receive
 
 
 def _with_cors(send: Send, origin: bytes) -> Send:

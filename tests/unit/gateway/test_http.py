@@ -103,3 +103,40 @@ def test_grpc_over_http1_is_told_to_use_grpc_web_or_connect() -> None:
     web = [(b"content-type", b"application/grpc-web+proto")]
     assert asyncio.run(_call(door, "POST", "/x", web, "1.1"))[1]["body"] == b"room"
     assert asyncio.run(_call(door, "POST", "/x", grpc, "2"))[1]["body"] == b"room"
+
+
+def test_a_request_body_that_never_ends_ends_the_call_but_play_waits() -> None:
+    """A body still unfinished BODY_WAIT_S after the call began: the Room API reads
+    ``http.disconnect`` and the call ends (a slow-body client held a connection, or
+    a stream, for ever).  Play's body is the game: it is never cut."""
+
+    async def reads_the_body(scope: Any, receive: Any, send: Any) -> None:
+        while (message := await receive())["type"] == "http.request":
+            if not message.get("more_body", False):
+                break
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": message["type"].encode()})
+
+    async def call(path: str) -> bytes | None:
+        door = Door(reads_the_body, (), lambda: True, body_wait_s=0.2)
+        pieces = [{"type": "http.request", "body": b"x", "more_body": True}]
+        sent: list[Any] = []
+
+        async def receive() -> dict[str, Any]:
+            if pieces:
+                return pieces.pop()
+            await asyncio.sleep(3600)  # the rest never comes
+            raise AssertionError("unreachable")
+
+        async def send(message: MutableMapping[str, Any]) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "method": "POST", "path": path, "headers": []}
+        try:
+            await asyncio.wait_for(door(scope, receive, send), 1.0)
+        except TimeoutError:
+            return None
+        return bytes(sent[1]["body"])
+
+    assert asyncio.run(call("/poker.room.v1.Room/Register")) == b"http.disconnect"
+    assert asyncio.run(call("/poker.room.v1.Room/Play")) is None  # still waiting
