@@ -45,7 +45,7 @@ from poker_wire.channels import player_channel
 
 from .lobby import Credential, Lobby, LobbyError
 from .many import Multiplexer, SeatCall, Via
-from .view import TableView, unpack
+from .view import TableView, kind_name, unpack
 
 __all__ = [
     "AGGRESSIVE",
@@ -68,6 +68,7 @@ __all__ = [
     "choose",
     "clamp_to",
     "is_legal",
+    "kind_name",
     "legal_amounts",
     "legal_kinds",
     "passive",
@@ -211,7 +212,7 @@ def choose(
             raise ValueError(f"no bet, raise or complete on the menu: {describe(legal)}")
         return Action(kind=legal.raise_kind, amount=clamp_to(legal, to))
     if kind not in kinds:
-        name = common_pb2.ActionKind.Name(kind)
+        name = kind_name(kind)
         raise ValueError(f"{name} is not on the menu: {describe(legal)}")
     if kind == DISCARD:
         unique = list(dict.fromkeys(cards))
@@ -245,7 +246,7 @@ def passive(legal: LegalActions) -> Action:
 def describe(legal: LegalActions) -> str:
     if legal.description:
         return legal.description
-    return ", ".join(common_pb2.ActionKind.Name(k) for k in legal_kinds(legal)) or "nothing"
+    return ", ".join(kind_name(k) for k in legal_kinds(legal)) or "nothing"
 
 
 def check_action(
@@ -261,10 +262,10 @@ def check_action(
     kinds = legal_kinds(legal)
     kind = action.kind
     if kind not in kinds:
-        return f"{common_pb2.ActionKind.Name(kind)} is not allowed; allowed: {describe(legal)}"
+        return f"{kind_name(kind)} is not allowed; allowed: {describe(legal)}"
     if kind in AGGRESSIVE:
         if kind != legal.raise_kind:
-            return f"the aggressive option is {common_pb2.ActionKind.Name(legal.raise_kind)}"
+            return f"the aggressive option is {kind_name(legal.raise_kind)}"
         if legal.to_choices:
             if action.amount not in legal.to_choices:
                 return f"amount must be one of {list(legal.to_choices)}, got {action.amount}"

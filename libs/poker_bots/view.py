@@ -38,7 +38,7 @@ from poker.common.v1 import common_pb2
 from poker.table.v1 import table_pb2
 from poker_rules.cards import Card, parse_card
 
-__all__ = ["HandAction", "SeatView", "TableView", "card_ints", "unpack"]
+__all__ = ["HandAction", "SeatView", "TableView", "card_ints", "kind_name", "unpack"]
 
 _DISCARD = common_pb2.ACTION_KIND_DISCARD
 _AGGRESSIVE = frozenset(
@@ -46,6 +46,19 @@ _AGGRESSIVE = frozenset(
 )
 
 _CARD_CACHE: dict[str, Card] = {}
+
+
+def kind_name(kind: int) -> str:
+    """The enum name of ``kind``, or ``ACTION_KIND_<n>`` for a number this build lacks.
+
+    A bot may return any integer as an action kind (a typo, a newer enum); naming it
+    must not raise, so that :func:`check_action` can call it illegal and the session
+    sends the safest action instead of dying on a ``ValueError``.
+    """
+    try:
+        return common_pb2.ActionKind.Name(kind)  # type: ignore[arg-type]
+    except ValueError:
+        return f"ACTION_KIND_{kind}"
 
 
 def card_int(text: str) -> Card:
@@ -160,7 +173,7 @@ class HandAction:
     @property
     def kind_name(self) -> str:
         """``"RAISE"``, ``"CALL"``... (the enum's name without its prefix)."""
-        return common_pb2.ActionKind.Name(self.kind).removeprefix("ACTION_KIND_")
+        return kind_name(self.kind).removeprefix("ACTION_KIND_")
 
 
 class TableView:

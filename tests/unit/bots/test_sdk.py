@@ -21,7 +21,7 @@ from poker_bots import (
     TableView,
     play,
 )
-from poker_bots.sdk import choose, clamp_to, legal_kinds, safest
+from poker_bots.sdk import check_action, choose, clamp_to, describe, legal_kinds, safest
 from poker_wire.channels import player_channel
 
 from . import events as build
@@ -199,6 +199,30 @@ def test_illegal_bot_action_and_bot_errors_become_the_safest_action() -> None:
 
     stats = run(FakeTable(script), Broken(), hands=1)
     assert stats.bot_errors == 2 and stats.fallbacks == 2 and stats.rejected == 0
+
+
+def test_an_unknown_action_kind_from_the_bot_becomes_the_safest_action() -> None:
+    """A kind this build has no name for (99) is illegal like any other; naming it in
+    the warning used to raise ValueError out of take_turn and end the session."""
+
+    class Unknown:
+        def act(self, view: TableView, legal: c.LegalActions) -> c.Action:
+            return c.Action(kind=99)  # type: ignore[arg-type]
+
+    async def script(conn: Conn) -> AsyncIterator[t.TableEvent]:
+        yield build.batch(
+            build.snapshot(build.STUD, ME, [build.seat(1), build.seat(2)]),
+            conn.turn_event(CHECK_MENU, 1),
+        )
+        act, rejected = await conn.expect_action()
+        assert rejected is None and act.action.kind == c.ACTION_KIND_CHECK
+        yield build.batch(build.finished({1: 1_000, 2: 1_000}))
+
+    stats = run(FakeTable(script), Unknown(), hands=1)
+    assert stats.bot_errors == 1 and stats.fallbacks == 1 and stats.hands == 1
+    assert check_action(CHECK_MENU, c.Action(kind=99)) == (  # type: ignore[arg-type]
+        "ACTION_KIND_99 is not allowed; allowed: " + describe(CHECK_MENU)
+    )
 
 
 def resumed_turn(action_seq: int) -> Callable[[Conn], AsyncIterator[t.TableEvent]]:
