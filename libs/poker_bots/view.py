@@ -538,6 +538,8 @@ class TableView:
         self.street = msg.street
         self.street_name = msg.name
         self.street_start = len(self.actions)
+        if msg.street == 0:
+            return  # the first street follows HandStarted: its blinds are this street's bets
         for s in self.seats.values():
             s.bet = 0
 

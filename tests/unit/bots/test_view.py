@@ -129,12 +129,18 @@ def test_draw_hand_discards_and_draw_counts() -> None:
             [build.seat(1), build.seat(2)], posts=[(1, 50, "blind"), (2, 100, "blind")]
         )
     )
+    # the table's order: HandStarted (the blinds), the first street, the cards
+    view.apply(build.street(0, "pre_draw"))
     view.apply(build.dealt(1, ["As", "Ks", "7d", "8c", "Ah"]))
     view.apply(build.dealt(2, hidden=5))
+    # the blinds stay the pre-draw street's bets: seat 1 owes 50 more to call
     assert view.seats[1].bet == 50 and view.seats[2].bet == 100 and view.pot_total == 150
+    assert view.street_name == "pre_draw"
     view.apply(build.action(1, c.ACTION_KIND_CALL, stack=900))
+    assert view.seats[1].bet == 100 and view.actions[-1].to == 100  # called the big blind
     view.apply(build.action(2, c.ACTION_KIND_CHECK, stack=900))
-    view.apply(build.street(2, "draw"))
+    view.apply(build.street(1, "draw"))
+    assert view.seats[1].bet == 0 and view.seats[2].bet == 0
     view.apply(build.action(1, c.ACTION_KIND_DISCARD, stack=900, cards=["7d", "8c"]))
     view.apply(
         build.ev(
@@ -148,7 +154,7 @@ def test_draw_hand_discards_and_draw_counts() -> None:
     view.apply(build.ev(6, draw_taken=t.DrawTaken(seat=2, count=3)))
     view.apply(build.dealt(2, hidden=3))
     assert view.seats[2].draw_count == 3 and view.seats[2].card_count == 5
-    view.apply(build.street(3, "post_draw"))
+    view.apply(build.street(2, "post_draw"))
     view.apply(build.action(1, c.ACTION_KIND_BET, stack=700, amount=200))
     assert view.seats[2].draw_count is None  # D7: public until the first action after
     assert view.seats[1].bet == 200 and view.pot_total == 400
