@@ -32,6 +32,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
+import signal
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
@@ -96,7 +98,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return reader_went_away()
     return result
+
+
+def reader_went_away() -> int:
+    """``poker history | head``: the reader closed the pipe; stop quietly, as ``cat``
+    does, with the shell's status for SIGPIPE.
+
+    stdout is pointed at /dev/null first, or the interpreter's last flush of the
+    buffered lines would raise BrokenPipeError again at exit (the traceback a user saw).
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 128 + signal.SIGPIPE
 
 
 def refusal_text(error: aio.AioRpcError, args: argparse.Namespace) -> str:
