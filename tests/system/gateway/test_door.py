@@ -23,6 +23,8 @@ from poker_wire.deck_proof import check_proof
 
 from .door import SHARDS, Door
 
+HAND_WAIT_S = 60  # for a finished hand on every shard; one takes about a second
+
 pytestmark = pytest.mark.xdist_group("gateway")
 
 
@@ -162,13 +164,21 @@ def test_deck_proofs_through_the_door_verify_on_every_shard__G4a(door: Door) -> 
             made = await room.Register(rpb.RegisterRequest(name="erin"))
             auth = (("authorization", f"Bearer {made.credential}"),)
             done: list[tuple[str, str]] = []
-            for table_id in door.table_ids:
-                history = await room.GetHandHistory(
-                    rpb.GetHandHistoryRequest(table_id=table_id, limit=1)
-                )
-                if not history.hands:
-                    continue
-                hand = history.hands[-1]
+            # Run alone, this test starts with the room: the first hands may not have
+            # ended on every shard yet, so wait for one (bounded: a hand takes about a
+            # second at the bots' pace).
+            hands: dict[str, tpb.HandHistory] = {}
+            deadline = time.monotonic() + HAND_WAIT_S
+            while {door.shard_of(t) for t in hands} != set(range(SHARDS)):
+                assert time.monotonic() < deadline, f"finished after {HAND_WAIT_S} s: {list(hands)}"
+                for table_id in door.table_ids:
+                    history = await room.GetHandHistory(
+                        rpb.GetHandHistoryRequest(table_id=table_id, limit=1)
+                    )
+                    if history.hands:
+                        hands[table_id] = history.hands[-1]
+                await asyncio.sleep(0.2)
+            for table_id, hand in hands.items():
                 request = rpb.GetDeckProofRequest(table_id=table_id, hand_id=hand.hand_id)
                 proof = await room.GetDeckProof(request)
                 verdict = check_proof(proof, hand)
