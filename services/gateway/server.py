@@ -38,6 +38,7 @@ from service_kit.tls import TlsFiles
 from . import hypercorn_fix
 from .codecs import codecs
 from .credentials import Credentials
+from .grpc_web_text import GrpcWebText
 from .http import Door
 from .limits import Limits
 from .metrics import CREDENTIALS
@@ -214,12 +215,13 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
         host=settings.host,
         public_port=sock.getsockname()[1],
         metrics_port=metrics_port,
-        protocols=["grpc", "grpc-web", "connect"],
+        protocols=["grpc", "grpc-web", "connect"],  # grpc-web: binary and text mode
         lobby=gateway.lobby_addr,
         shards=list(gateway.table_shards),
         cors_origins=list(gateway.cors_origins),
     )
-    app: Any = Door(room, gateway.cors_origins, upstream.shards.ready, web_root(gateway))
+    text_mode = GrpcWebText(room, settings.max_message_bytes)
+    app: Any = Door(text_mode, gateway.cors_origins, upstream.shards.ready, web_root(gateway))
     if gateway.trusted_hops:
         # Behind a proxy: the client's address from the X-Forwarded-For the
         # trusted hops appended (the per-address limits count it).

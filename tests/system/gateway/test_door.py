@@ -4,8 +4,12 @@ for the bot SDK), the credential, the limits, CORS and health."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import http.client
 import json
+import re
 import ssl
+import struct
 import time
 import urllib.error
 import urllib.request
@@ -15,6 +19,7 @@ import grpc
 import pytest
 from google.protobuf import json_format
 
+from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.room.v1 import room_pb2 as rpb
 from poker.room.v1 import room_pb2_grpc as rpb_grpc
 from poker.table.v1 import table_pb2 as tpb
@@ -204,3 +209,81 @@ def test_deck_proofs_through_the_door_verify_on_every_shard__G4a(door: Door) -> 
     proof = json_format.Parse(body, tpb.DeckProof())
     assert proof.scheme == "cardroom-cards-v1" and proof.hand_id == hand_id
     assert len(proof.positions) == 52
+
+
+def _unbase64(text: bytes) -> bytes:
+    """Concatenated, separately padded base64 pieces (what a text-mode answer is)."""
+    return b"".join(base64.b64decode(p) for p in re.findall(rb"[^=]*=*", text) if p)
+
+
+def _frames(data: bytes) -> list[tuple[int, bytes]]:
+    """gRPC-Web frames (flags, payload) of a decoded body."""
+    frames = []
+    while len(data) >= 5:
+        flags, size = struct.unpack(">BI", data[:5])
+        if len(data) < 5 + size:
+            break  # the rest has not arrived yet
+        frames.append((flags, data[5 : 5 + size]))
+        data = data[5 + size :]
+    return frames
+
+
+def _text_call(
+    door: Door, method: str, request: bytes, credential: str = ""
+) -> http.client.HTTPResponse:
+    """A gRPC-Web text-mode call over HTTP/1.1, as the grpc-web npm client makes it."""
+    context = ssl.create_default_context(cafile=door.ca_file)
+    host, port = door.target.rsplit(":", 1)
+    connection = http.client.HTTPSConnection(host, int(port), context=context, timeout=10)
+    body = base64.b64encode(struct.pack(">BI", 0, len(request)) + request)
+    connection.request(
+        "POST",
+        f"/poker.room.v1.Room/{method}",
+        body=body,
+        headers={
+            "content-type": "application/grpc-web-text",
+            "accept": "application/grpc-web-text",
+            "x-grpc-web": "1",
+            **({"authorization": f"Bearer {credential}"} if credential else {}),
+        },
+    )
+    return connection.getresponse()
+
+
+def test_grpc_web_text_mode_unary_and_server_stream(door: Door) -> None:
+    """The grpc-web JavaScript client's default mode (base64 both ways): a unary
+    call, an unknown table's NOT_FOUND, and a Watch stream whose events arrive
+    one padded piece at a time, decoded as they come (connectrpc alone answered
+    text mode 415)."""
+    table_id = door.table_ids[0]
+    reply = _text_call(door, "GetTable", rpb.GetTableRequest(table_id=table_id).SerializeToString())
+    assert reply.status == 200
+    assert reply.getheader("content-type", "").startswith("application/grpc-web-text")
+    frames = _frames(_unbase64(reply.read()))
+    assert frames[-1][0] == 0x80 and b"grpc-status:0" in frames[-1][1].replace(b" ", b"")
+    table = lpb.Table.FromString(frames[0][1])
+    assert table.table_id == table_id
+
+    reply = _text_call(door, "GetTable", rpb.GetTableRequest(table_id="t-nope").SerializeToString())
+    status = reply.getheader("grpc-status")
+    if status is None:  # the status in a trailer frame rather than the headers
+        trailer = _frames(_unbase64(reply.read()))[-1][1].decode()
+        status = trailer.split("grpc-status:")[1].split()[0]
+    assert status == "5"  # NOT_FOUND
+
+    reply = _text_call(door, "Register", rpb.RegisterRequest(name="tex").SerializeToString())
+    made = rpb.RegisterResponse.FromString(_frames(_unbase64(reply.read()))[0][1])
+    watch = rpb.WatchRequest(table_id=table_id).SerializeToString()
+    reply = _text_call(door, "Watch", watch, made.credential)
+    assert reply.status == 200
+    text = b""
+    events: list[tpb.TableEvent] = []
+    deadline = time.monotonic() + 30
+    while len(events) < 3 and time.monotonic() < deadline:
+        text += reply.read1(65536)
+        whole = len(text) - len(text) % 4
+        data = _unbase64(text[:whole])
+        events = [tpb.TableEvent.FromString(p) for f, p in _frames(data) if f == 0]
+    reply.close()
+    assert len(events) >= 3, events
+    assert events[0].WhichOneof("event") == "snapshot"
