@@ -309,7 +309,7 @@ class PlayStats:
     decision_seconds: float = 0.0  # time spent inside act()
     final_stack: int | None = None
     seat: int = 0
-    stopped_by: str = ""  # "hands", "stop", "eof", "busted"
+    stopped_by: str = ""  # "hands", "stop", "eof", "busted", "unseated"
     reason: str = ""  # why play stopped, in words (a refused rebuy: the refusal)
     rejections: list[str] = field(default_factory=list)  # the last few messages
     hands_dealt: int = 0  # hands finished that the bot was dealt into (not voided)
@@ -402,7 +402,7 @@ class _Session:
         self.ping_interval = ping_interval
         self.on_event = on_event
         self.validate = validate
-        self.view = TableView(join.table_id)
+        self.view = TableView(join.table_id, my_player_id=join.player_id)
         self.stats = PlayStats()
         # (hand_id, action_seq) answered / fallen back for: action_seq restarts at 0
         # every hand, so the hand id is part of what identifies a turn.
@@ -426,6 +426,7 @@ class _Session:
         self.looked_at_seat = -COME_BACK_EVERY_S  # monotonic time of the last look
         self.was_dealt_in = True  # the last hand dealt (HandStarted) had this seat
         self.is_busted = False  # this bust was handled (counted, rebought or reported)
+        self.had_seat = False  # a Snapshot showed the player seated (see handle)
         # The bot's optional callbacks (the Bot protocol's docstring).
         self.on_hand_start: Callable[..., Any] | None = getattr(bot, "on_hand_start", None)
         self.on_hand_end: Callable[..., Any] | None = getattr(bot, "on_hand_end", None)
@@ -544,6 +545,13 @@ class _Session:
                 stats.seat = view.my_seat
                 self.start_stack = None  # joined mid-hand: its start is not known
                 check_bust = True
+                if view.my_seat:
+                    self.had_seat = True
+                elif self.had_seat and self.when_busted != "wait":
+                    # A reconnect found the seat gone (stood up by another client or
+                    # the room): the table would never deal this stream a card again.
+                    self.finish("unseated", self.unseated_reason())
+                    return
             elif kind == "hand_started":
                 self.started_since = True
                 self.start_stack = None
@@ -590,6 +598,14 @@ class _Session:
         turn = view.turn
         if turn is not None and (view.hand_id, turn.action_seq) != self.answered:
             await self.take_turn(turn)
+
+    def unseated_reason(self) -> str:
+        join = self.join
+        return (
+            f"player {join.player_id} has no seat at table {join.table_id} any more "
+            "(stood up by another client or by the room while the stream reconnected); "
+            "sit down again and call play() again"
+        )
 
     def come_back(self) -> None:
         """A hand was dealt without this seat, which has chips: if the table sat the
@@ -833,7 +849,11 @@ async def play(
     goes on over the same stream; a refused rebuy ends play with the refusal as the
     ``reason``.  ``when_busted="wait"`` keeps playing instead of returning when no
     rebuy was made (a room manager rebuys broke seats itself; ``stats.busts``
-    counts them).  ``hands`` counts the hands finished while the bot was seated or
+    counts them); the view follows the player to whatever seat the rebuy gave
+    (the next HandStarted names it).  A reconnect that finds the player no longer
+    seated (stood up by another client or by the room) returns, ``stopped_by ==
+    "unseated"``; with ``when_busted="wait"`` the stream stays open for a manager
+    to seat the player again.  ``hands`` counts the hands finished while the bot was seated or
     not (a hand the lobby voids after its end counts once); having played them wins
     over busting in the same hand (``stopped_by == "hands"``, ``final_stack == 0``).
     ``sit_in_when_away`` (with ``via="room"`` or a ``lobby``): when the table sat the

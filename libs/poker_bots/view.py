@@ -195,6 +195,7 @@ class TableView:
         "history_complete",
         "last_finish",
         "last_rejection",
+        "my_player_id",
         "my_seat",
         "pot_total",
         "pots",
@@ -208,9 +209,12 @@ class TableView:
         "turn",
     )
 
-    def __init__(self, table_id: str = "", my_seat: int = 0) -> None:
+    def __init__(self, table_id: str = "", my_seat: int = 0, my_player_id: str = "") -> None:
         self.table_id = table_id
         self.my_seat = my_seat  # 0 = spectator
+        # Whose view this is: the seat follows the player (a rebuy someone else made,
+        # a seat taken after joining) by HandStarted, which names every seat's player.
+        self.my_player_id = my_player_id
         self.hand_id = ""
         self.config = common_pb2.GameConfig()
         self.seats: dict[int, SeatView] = {}
@@ -402,6 +406,8 @@ class TableView:
         self.config = snap.config
         self.my_seat = snap.your_seat
         self.seats = {s.seat: SeatView.from_pb(s) for s in snap.seats}
+        if not self.my_player_id and snap.your_seat in self.seats:
+            self.my_player_id = self.seats[snap.your_seat].player_id
         self.pots = list(snap.pots)
         bets = sum(s.bet for s in self.seats.values())
         self.pot_total = max(sum(p.amount for p in self.pots), bets)
@@ -459,6 +465,8 @@ class TableView:
             seat = SeatView.from_pb(pb)
             seat.in_hand = True
             self.seats[seat.seat] = seat
+            if self.my_player_id and pb.player_id == self.my_player_id:
+                self._move_to(seat.seat)
         self.dealt_in = len(msg.seats)
         for post in msg.posts:
             s = self.seat(post.seat)
@@ -469,6 +477,16 @@ class TableView:
             if s.stack <= 0:
                 s.stack = 0
                 s.all_in = True
+
+    def _move_to(self, seat: int) -> None:
+        """The viewer is dealt in at ``seat``: a seat it held before is gone (it
+        stood up and sat down again, or someone else rebought for it)."""
+        old = self.my_seat
+        if old and old != seat:
+            left = self.seats.get(old)
+            if left is not None and left.player_id == self.my_player_id and not left.in_hand:
+                del self.seats[old]
+        self.my_seat = seat
 
     def _on_cards_dealt(self, event: table_pb2.TableEvent) -> None:
         msg = event.cards_dealt
@@ -548,7 +566,7 @@ class TableView:
         self.turn = msg
         self.action_seq = msg.action_seq
         self.to_act = msg.legal.seat or self.my_seat
-        if not self.my_seat and msg.legal.seat:
+        if msg.legal.seat:  # the table's word on which seat is the viewer's
             self.my_seat = msg.legal.seat
 
     def _on_draw_taken(self, event: table_pb2.TableEvent) -> None:

@@ -29,10 +29,14 @@ ME = 2
 MENU = build.fixed_menu(ME, call=50, raise_kind=c.ACTION_KIND_COMPLETE, to=[100])
 
 
-def deal(conn: Conn, hand: str, stacks: dict[int, int]) -> t.TableEvent:
-    """A hand's start (antes of 25) and the bot's turn, as one batch."""
+def deal(conn: Conn, hand: str, stacks: dict[int, int], me: int = ME) -> t.TableEvent:
+    """A hand's start (antes of 25) and the bot's turn at seat ``me``, as one batch;
+    ``me`` is player p2's seat (the player ``play`` runs for)."""
     conn.hand_id = hand
     seats = [build.seat(n, stack=v) for n, v in stacks.items()]
+    for seat in seats:
+        if seat.seat == me:
+            seat.player_id = "p2"
     return build.batch(
         build.ev(
             1,
@@ -41,8 +45,8 @@ def deal(conn: Conn, hand: str, stacks: dict[int, int]) -> t.TableEvent:
                 seats=seats, posts=[t.Post(seat=n, amount=25, kind="ante") for n in stacks]
             ),
         ),
-        build.ev(2, hand, cards_dealt=t.CardsDealt(seat=ME, cards=["7c", "8d"])),
-        conn.turn_event(MENU, 1),
+        build.ev(2, hand, cards_dealt=t.CardsDealt(seat=me, cards=["7c", "8d"])),
+        conn.turn_event(MENU if me == ME else build.fixed_menu(me, call=50), 1),
     )
 
 
@@ -148,6 +152,34 @@ def test_B5_when_busted_wait_keeps_playing_for_a_rebuy_made_by_someone_else() ->
     assert stats.final_stack == 550 and stats.hands_dealt == 2
 
 
+def test_B5_when_busted_wait_follows_the_seat_someone_else_bought_in_at() -> None:
+    """``when_busted="wait"``: the manager's rebuy sat the player at seat 4, not
+    their old seat 2; no event but the next HandStarted says so.  The view follows
+    the player there (its cards, its stack, its turn), and the old seat is gone."""
+    seen: list[tuple[int, list[str], int]] = []
+
+    class Looker(Recorder):
+        def act(self, view: TableView, legal: c.LegalActions) -> c.Action:
+            seen.append((view.my_seat, list(view.my_cards), view.my_stack))
+            return super().act(view, legal)
+
+    async def script(conn: Conn) -> AsyncIterator[t.TableEvent]:
+        yield opening()
+        async for event in bust_hand(conn):
+            yield event
+        yield deal(conn, "h2", {1: 1_000, 4: 500}, me=4)  # bought in again at seat 4
+        await conn.expect_action()
+        yield build.batch(finish("h2", {1: 950, 4: 550}))
+        await asyncio.sleep(30)
+
+    bot = Looker()
+    stats, _ = run_table(script, bot=bot, hands=2, when_busted="wait")
+    assert stats.stopped_by == "hands" and stats.busts == 1 and stats.hands_dealt == 2
+    assert seen[-1] == (4, ["7c", "8d"], 475)  # seat 4's cards, its stack after the ante
+    assert stats.final_stack == 550
+    assert bot.starts[-1] == ("h2", 4, 475) and bot.ends[-1].seat == 4
+
+
 def test_having_played_the_hands_asked_wins_over_busting() -> None:
     async def script(conn: Conn) -> AsyncIterator[t.TableEvent]:
         yield opening()
@@ -207,7 +239,7 @@ def test_B5_rebuy_policy_buys_in_again_and_play_goes_on() -> None:
     async def script(conn: Conn) -> AsyncIterator[t.TableEvent]:
         yield opening(seat=5)
         conn.turn = None
-        yield deal(conn, "h1", {1: 1_000, 5: 100})
+        yield deal(conn, "h1", {1: 1_000, 5: 100}, me=5)
         await conn.expect_action()
         yield build.batch(finish("h1", {1: 1_100, 5: 0}))
         await asyncio.wait_for(room.sat.wait(), 5)

@@ -261,6 +261,25 @@ def test_reconnect_on_unavailable_resumes_from_the_snapshot_turn() -> None:
     assert [a.action_seq for a in fake.actions] == [2, 4]
 
 
+def test_a_reconnect_that_finds_the_seat_gone_ends_play_unseated() -> None:
+    """Stood up by another client while the stream reconnected: the new Snapshot
+    has no seat for the player, so the table would never deal this stream a card;
+    play returns saying so (it went on as a spectator for ever)."""
+
+    async def first(conn: Conn) -> AsyncIterator[t.TableEvent]:
+        yield build.batch(build.snapshot(build.STUD, ME, [build.seat(1), build.seat(2)], hand=""))
+        await conn.context.abort(grpc.StatusCode.UNAVAILABLE, "table restarting")
+        yield build.ev()  # pragma: no cover - never reached
+
+    async def second(conn: Conn) -> AsyncIterator[t.TableEvent]:
+        yield build.batch(build.snapshot(build.STUD, 0, [build.seat(1)], hand=""))
+        await asyncio.sleep(30)
+
+    stats = run(FakeTable(first, second), CallingStation(), backoff=0.01)
+    assert stats.stopped_by == "unseated" and stats.reconnects == 1
+    assert "p2 has no seat at table t1" in stats.reason
+
+
 INTERNAL_FROM_CORE = aio.AioRpcError(
     grpc.StatusCode.INTERNAL, aio.Metadata(), aio.Metadata(), "Internal error from Core"
 )
