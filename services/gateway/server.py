@@ -35,8 +35,9 @@ from service_kit.process import BindError, bind_error, follow_parent, port_in_us
 from service_kit.settings import CALL_DEADLINE, ConfigError, ServerSettings
 from service_kit.tls import TlsFiles
 
-from . import hypercorn_fix
+from . import connections, hypercorn_fix
 from .codecs import codecs
+from .connections import ConnectionLimit
 from .credentials import Credentials
 from .grpc_web_text import GrpcWebText
 from .http import Door
@@ -187,6 +188,9 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
     upstream.start()
 
     hypercorn_fix.apply()
+    # Behind proxies every connection is a proxy's: they limit their own clients.
+    per_address = 0 if gateway.trusted_hops else gateway.connections_per_address
+    connections.install(ConnectionLimit(per_address))
     config = _ReloadingConfig()
     config.bind = [f"fd://{sock.fileno()}"]
     config.certfile = str(public_files.cert)

@@ -150,6 +150,16 @@ class GatewaySettings:
             maximum=10,
         )
     )
+    connections_per_address: int = setting(
+        Var(
+            "GATEWAY_CONNECTIONS_PER_ADDRESS",
+            256,
+            "open client connections from one address; the next is closed at once "
+            "(0 = no cap; off behind proxies, GATEWAY_TRUSTED_HOPS > 0, which limit "
+            "their own clients)",
+            minimum=0,
+        )
+    )
     # At most 900: hypercorn keeps a connection's open streams in a priority tree
     # of 1,000 (priority.PriorityTree's default), and a stream past it raised an
     # error nobody handled, which stalled the whole connection for good.  Below
