@@ -24,15 +24,9 @@ from __future__ import annotations
 
 import binascii
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
 from urllib.parse import quote
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
+from .http import App, Message, Receive, Scope, Send
 
 TEXT = b"application/grpc-web-text"
 BINARY = b"application/grpc-web"

@@ -201,6 +201,17 @@ def test_illegal_bot_action_and_bot_errors_become_the_safest_action() -> None:
     assert stats.bot_errors == 2 and stats.fallbacks == 2 and stats.rejected == 0
 
 
+async def one_check(conn: Conn) -> AsyncIterator[t.TableEvent]:
+    """A hand with one turn, where the bot must be seen to check, then its end."""
+    yield build.batch(
+        build.snapshot(build.STUD, ME, [build.seat(1), build.seat(2)]),
+        conn.turn_event(CHECK_MENU, 1),
+    )
+    act, rejected = await conn.expect_action()
+    assert rejected is None and act.action.kind == c.ACTION_KIND_CHECK
+    yield build.batch(build.finished({1: 1_000, 2: 1_000}))
+
+
 def test_an_unknown_action_kind_from_the_bot_becomes_the_safest_action() -> None:
     """A kind this build has no name for (99) is illegal like any other; naming it in
     the warning used to raise ValueError out of take_turn and end the session."""
@@ -209,16 +220,7 @@ def test_an_unknown_action_kind_from_the_bot_becomes_the_safest_action() -> None
         def act(self, view: TableView, legal: c.LegalActions) -> c.Action:
             return c.Action(kind=99)  # type: ignore[arg-type]
 
-    async def script(conn: Conn) -> AsyncIterator[t.TableEvent]:
-        yield build.batch(
-            build.snapshot(build.STUD, ME, [build.seat(1), build.seat(2)]),
-            conn.turn_event(CHECK_MENU, 1),
-        )
-        act, rejected = await conn.expect_action()
-        assert rejected is None and act.action.kind == c.ACTION_KIND_CHECK
-        yield build.batch(build.finished({1: 1_000, 2: 1_000}))
-
-    stats = run(FakeTable(script), Unknown(), hands=1)
+    stats = run(FakeTable(one_check), Unknown(), hands=1)
     assert stats.bot_errors == 1 and stats.fallbacks == 1 and stats.hands == 1
     assert check_action(CHECK_MENU, c.Action(kind=99)) == (  # type: ignore[arg-type]
         "ACTION_KIND_99 is not allowed; allowed: " + describe(CHECK_MENU)
@@ -489,16 +491,7 @@ def test_async_bot_is_awaited() -> None:
             await asyncio.sleep(0.01)
             return safest(legal)
 
-    async def script(conn: Conn) -> AsyncIterator[t.TableEvent]:
-        yield build.batch(
-            build.snapshot(build.STUD, ME, [build.seat(1), build.seat(2)]),
-            conn.turn_event(CHECK_MENU, 1),
-        )
-        act, rejected = await conn.expect_action()
-        assert rejected is None and act.action.kind == c.ACTION_KIND_CHECK
-        yield build.batch(build.finished({1: 1_000, 2: 1_000}))
-
-    assert run(FakeTable(script), Slow(), hands=1).actions == 1
+    assert run(FakeTable(one_check), Slow(), hands=1).actions == 1
 
 
 def test_many_bots_share_one_channel() -> None:
