@@ -140,9 +140,10 @@ def _bounded(receive: Receive, seconds: float) -> Receive:
         nonlocal whole
         if whole:
             return await receive()
-        left = deadline - asyncio.get_running_loop().time()
         try:
-            message = await asyncio.wait_for(receive(), max(left, 0.0))
+            # A timer on this task, not wait_for's extra task per receive.
+            async with asyncio.timeout_at(deadline):
+                message = await receive()
         except TimeoutError:
             whole = True
             return {"type": "http.disconnect"}
