@@ -401,8 +401,18 @@ class Lobby:
         A stand-up the lobby answers ``pending`` (the player is in a hand it has not
         recorded as finished yet) is waited for, reading the table every ``poll_s``
         for at most ``settle_timeout`` seconds (then RefusedError); ``Rebought`` says
-        whether it was pending and how long it took."""
-        stood = await self.stand(table_id)
+        whether it was pending and how long it took.
+
+        A player the room already stood up (B5 takes a seat left away too long, and
+        a bust noticed late, behind a slow decision, is such a seat) has nothing to
+        stand up from: the StandUp's FAILED_PRECONDITION is checked against the
+        table, and when the player is not seated there the rebuy just sits down."""
+        try:
+            stood = await self.stand(table_id)
+        except RefusedError:
+            if await self.seat_at(table_id) is not None:
+                raise
+            stood = lobby_pb2.StandUpResponse()  # nothing stood up, nothing pending
         waited = 0.0
         if stood.pending:
             started = time.monotonic()

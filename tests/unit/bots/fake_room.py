@@ -39,12 +39,14 @@ class FakeRoom(room_pb2_grpc.RoomServicer):
         *,
         pending_reads: int = 0,
         sit_refusal: tuple[grpc.StatusCode, str] | None = None,
+        stand_refusal: str = "",
         unavailable_reads: int = 0,
         balance: int = 10_000,
     ) -> None:
         self.table = table
         self.pending_reads = pending_reads
         self.sit_refusal = sit_refusal
+        self.stand_refusal = stand_refusal  # StandUp's FAILED_PRECONDITION, seated or not
         self.unavailable_reads = unavailable_reads
         self.balances = {player: balance for player in TOKENS}
         self.seats: dict[str, lobby_pb2.SeatInfo] = {
@@ -123,8 +125,9 @@ class FakeRoom(room_pb2_grpc.RoomServicer):
         player_id = await self._player("StandUp", context)
         await self._table_id(request.table_id, context)
         seat = self.seats.get(player_id)
-        if seat is None:
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, "you are not seated at t1")
+        if seat is None or self.stand_refusal:
+            message = self.stand_refusal or "you are not seated at t1"
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, message)
             raise AssertionError("abort raises")
         if self.pending_reads:
             self.leaving = player_id

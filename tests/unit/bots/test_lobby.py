@@ -149,6 +149,34 @@ def test_B5_rebuy_stands_up_and_sits_down_again() -> None:
     assert [m for m, _ in room.calls] == ["StandUp", "SitDown"]
 
 
+def test_B5_a_rebuy_after_the_room_took_the_seat_just_sits_down() -> None:
+    """B5 took the busted seat already (its bust was noticed late, behind a slow
+    decision): the StandUp is refused, the table shows the player not seated, so
+    the rebuy sits down with the new buy-in instead of failing."""
+    room = make_room()
+    del room.seats["p2"]
+
+    async def body(lobby: Lobby) -> Any:
+        return await lobby.rebuy("t1", 800)
+
+    done = run(room, body)
+    assert not done.pending and (done.sat.seat, done.sat.stack) == (2, 800)
+    assert [m for m, _ in room.calls] == ["StandUp", "GetTable", "SitDown"]
+
+
+def test_B5_a_refused_stand_up_while_still_seated_is_raised() -> None:
+    """A StandUp refused for another reason while the player is still seated is
+    the refusal: no SitDown is tried."""
+    room = make_room(stand_refusal="the hand in progress is being recorded")
+
+    async def body(lobby: Lobby) -> None:
+        with pytest.raises(RefusedError, match="being recorded"):
+            await lobby.rebuy("t1", 800)
+
+    run(room, body)
+    assert "SitDown" not in [m for m, _ in room.calls]
+
+
 def test_B5_rebuy_waits_for_a_pending_stand_up() -> None:
     """The lobby answers the stand-up pending (it has not recorded the hand yet): the
     rebuy reads the table until the seat is free, then sits down."""
