@@ -16,6 +16,7 @@ default to the service's row of ``service_kit.ports.DEFAULT_PORTS``.  The
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import Field, dataclass, field, fields
@@ -65,22 +66,63 @@ def env_int(
     except ValueError:
         raise ConfigError(f"{name}={raw!r}: expected an integer") from None
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        raise ConfigError(f"{name}={value}: expected {minimum}..{maximum}")
+        raise ConfigError(f"{name}={value}: expected {_range_text(minimum, maximum)}")
     return value
 
 
+def _range_text(minimum: float | None, maximum: float | None) -> str:
+    """``"1..10"``, ``"at least 1"``, ``"at most 10"`` (numbers as the docs write them).
+
+    >>> _range_text(1, 10), _range_text(1024, None), _range_text(0.5, None)
+    ('1..10', 'at least 1024', 'at least 0.5')
+    """
+    low = None if minimum is None else format(minimum, "g")
+    high = None if maximum is None else format(maximum, "g")
+    if low is not None and high is not None:
+        return f"{low}..{high}"
+    return f"at least {low}" if low is not None else f"at most {high}"
+
+
 def env_float(
-    name: str, default: float, *, minimum: float = 0.0, environ: Mapping[str, str] | None = None
+    name: str,
+    default: float,
+    *,
+    minimum: float = 0.0,
+    maximum: float | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> float:
-    """A non-negative (by default) number of seconds or similar."""
+    """A finite number of seconds or similar within ``[minimum, maximum]``
+    (non-negative by default; ``inf`` and ``nan`` are refused)."""
     raw = env_str(name, str(default), environ=environ)
     try:
         value = float(raw)
     except ValueError:
         raise ConfigError(f"{name}={raw!r}: expected a number") from None
-    if not value >= minimum:  # also refuses NaN
-        raise ConfigError(f"{name}={value}: expected at least {minimum}")
+    high = math.inf if maximum is None else maximum
+    if not (math.isfinite(value) and minimum <= value <= high):  # NaN fails every test
+        expected = _range_text(minimum, maximum)
+        raise ConfigError(f"{name}={raw}: expected a finite number, {expected}")
     return value
+
+
+def parse_address(name: str, text: str) -> str:
+    """``host:port`` (a port 1..65535; ``[::1]:50051`` for IPv6), for the
+    settings that say where another service is: a value without a port started
+    the service and then failed every call, once a second, for ever.
+
+    >>> parse_address("X_ADDR", "lobby.cardroom:50054")
+    'lobby.cardroom:50054'
+    >>> parse_address("X_ADDR", "nohostport")
+    Traceback (most recent call last):
+    ...
+    service_kit.settings.ConfigError: X_ADDR: 'nohostport' is not host:port
+    """
+    address = text.strip()
+    host, _, port = address.rpartition(":")
+    bare_ipv6 = ":" in host and not (host.startswith("[") and host.endswith("]"))
+    if not host or bare_ipv6 or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"{name}: {address!r} is not host:port")
+    return address
 
 
 def env_secret(name: str, *, environ: Mapping[str, str] | None = None) -> str:
@@ -167,7 +209,12 @@ class Var(Generic[T]):
             )
         if isinstance(fallback, float):
             floor = 0.0 if low is None else float(low)
-            return cast(T, env_float(self.name, fallback, minimum=floor, environ=environ))
+            return cast(
+                T,
+                env_float(
+                    self.name, fallback, minimum=floor, maximum=self.maximum, environ=environ
+                ),
+            )
         return cast(T, env_str(self.name, fallback, choices=self.choices, environ=environ))
 
     def default_text(self) -> str:

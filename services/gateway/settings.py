@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from service_kit.ports import DEFAULT_PORTS
-from service_kit.settings import ConfigError, Var, read_settings, setting
+from service_kit.settings import ConfigError, Var, parse_address, read_settings, setting
 
 
 def parse_addresses(name: str, text: str) -> tuple[str, ...]:
@@ -17,9 +17,7 @@ def parse_addresses(name: str, text: str) -> tuple[str, ...]:
     if not addresses:
         raise ConfigError(f"{name}: at least one host:port is required")
     for address in addresses:
-        host, _, port = address.rpartition(":")
-        if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise ConfigError(f"{name}: {address!r} is not host:port")
+        parse_address(name, address)
     if len(set(addresses)) != len(addresses):
         raise ConfigError(f"{name}: an address is listed twice")
     return addresses
@@ -47,7 +45,8 @@ class GatewaySettings:
             f"127.0.0.1:{DEFAULT_PORTS['lobby'][0]}",
             "the lobby's internal (mutual TLS) address",
             values="host:port",
-        )
+        ),
+        parse=parse_address,
     )
     table_shards: tuple[str, ...] = setting(
         Var(

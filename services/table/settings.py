@@ -6,7 +6,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from service_kit.ports import DEFAULT_PORTS
-from service_kit.settings import CALL_DEADLINE, ConfigError, Var, read_settings, setting
+from service_kit.settings import (
+    CALL_DEADLINE,
+    ConfigError,
+    Var,
+    parse_address,
+    read_settings,
+    setting,
+)
 
 # The spectators' defaults (also ``viewers.WatchLimits``'s, for a table built in code).
 WATCH_BUFFER = 256
@@ -43,10 +50,10 @@ class TableSettings:
     who left is sat out, the shard, presets and the auditors' token, how downstream
     calls travel, and what the spectators may take."""
 
-    lobby_addr: str = setting(_address("lobby"))
-    dealer_addr: str = setting(_address("dealer"))
-    betting_addr: str = setting(_address("betting"))
-    showdown_addr: str = setting(_address("showdown"))
+    lobby_addr: str = setting(_address("lobby"), parse=parse_address)
+    dealer_addr: str = setting(_address("dealer"), parse=parse_address)
+    betting_addr: str = setting(_address("betting"), parse=parse_address)
+    showdown_addr: str = setting(_address("showdown"), parse=parse_address)
     discovery_s: float = setting(
         Var(
             "TABLE_DISCOVERY_S", 1.0, "seconds between listings of the lobby's tables", minimum=0.05

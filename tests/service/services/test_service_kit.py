@@ -58,6 +58,22 @@ def test_server_settings_require_a_tls_dir_unless_plaintext() -> None:
         ),
         (lambda: env_float("GRACE", 1.0, environ={"GRACE": "-1"}), "at least"),
         (lambda: env_float("GRACE", 1.0, environ={"GRACE": "nan"}), "at least"),
+        (lambda: env_float("GRACE", 1.0, environ={"GRACE": "inf"}), "finite"),
+        (lambda: env_float("MS", 1.0, maximum=1000, environ={"MS": "5000"}), r"0\.\.1000"),
+        (lambda: env_int("DECKS", 5, minimum=1, environ={"DECKS": "0"}), "at least 1$"),
+        (
+            # a float setting's declared maximum is checked (it was not: 50 served)
+            lambda: ServerSettings.from_env(
+                default_port=1, default_metrics_port=2, environ={"GC_FULL_GROWTH": "50"}
+            ),
+            r"GC_FULL_GROWTH=50: expected a finite number, 0\.\.10",
+        ),
+        (
+            lambda: ServerSettings.from_env(
+                default_port=1, default_metrics_port=2, environ={"SHUTDOWN_GRACE_S": "inf"}
+            ),
+            "SHUTDOWN_GRACE_S=inf",
+        ),
         (lambda: env_bool("FLAG", False, environ={"FLAG": "maybe"}), "expected 1/true"),
         (
             lambda: ServerSettings.from_env(
