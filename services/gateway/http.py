@@ -1,8 +1,10 @@
 """The door's HTTP layer around the Connect app: health, CORS.
 
-* ``GET /healthz``: 200 when this replica can reach every shard (it has their
-  table lists from the last few refreshes), else 503: the readiness and
-  liveness probes, and a load balancer's health check.
+* ``GET /healthz``: 200 once this replica has heard from every shard since it
+  started and from one of them within its last three refreshes
+  (``ShardMap.ready``: one shard down closes only its tables), else 503: the
+  readiness probe and a load balancer's health check (liveness is TCP, so an
+  outage behind the door never restarts it).
 * CORS, for browsers on another origin (``GATEWAY_CORS_ORIGINS``): a preflight
   (``OPTIONS`` with ``Origin``) from an allowed origin is answered here with the
   methods and headers gRPC-Web and Connect use; an allowed origin's calls get
