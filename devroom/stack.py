@@ -159,8 +159,10 @@ class Stack:
                 table_env.setdefault(f"TABLE_{name.upper()}_ADDR", self.processes[name].target)
             for shard, name in enumerate(self.table_names):
                 env = {**table_env, "TABLE_SHARD": f"{shard}/{self.table_shards}"}
-                if shard:  # the documented ports are the first shard's
+                if shard:  # the documented ports are the first shard's; the others any
                     env["PORT"] = env["METRICS_PORT"] = "0"
+                    if "PUBLIC_PORT" in env:
+                        env["PUBLIC_PORT"] = "0"
                 self.processes[name] = ServiceProcess("table", env, pki=self.pki)
             for name in self.table_names:
                 self.processes[name].wait_serving()

@@ -39,7 +39,7 @@ def test_format_a_hand() -> None:
         build.dealt(1, ["2c"], up=True),
         build.street(3, "third"),
         build.action(1, c.ACTION_KIND_BRING_IN, stack=925),
-        build.your_turn(FL, 3),
+        build.your_turn(build.fixed_menu(2, call=100, raise_kind=c.ACTION_KIND_RAISE, to=[200]), 3),
         build.action(2, c.ACTION_KIND_RAISE, stack=0, amount=975),
         build.ev(
             8, showdown=t.ShowdownEvent(hands=[t.ShownHand(seat=2, cards=["As"], high="aces")])
