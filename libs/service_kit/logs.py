@@ -17,7 +17,7 @@ import structlog
 from structlog.contextvars import bound_contextvars
 from structlog.typing import EventDict, WrappedLogger
 
-__all__ = ["bound_contextvars", "configure_logging", "get_logger"]
+__all__ = ["StdlibToJson", "bound_contextvars", "configure_logging", "get_logger"]
 
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING}
 
@@ -42,6 +42,30 @@ def configure_logging(service: str, level: str) -> None:
         logger_factory=structlog.PrintLoggerFactory(sys.stdout),
         cache_logger_on_first_use=True,
     )
+    # What other libraries write through the standard logging module: warnings
+    # and errors only, as the same JSON lines.
+    root = logging.getLogger()
+    root.handlers = [StdlibToJson()]
+    root.setLevel(logging.WARNING)
+
+
+class StdlibToJson(logging.Handler):
+    """A standard-logging record as one of the room's JSON lines (``logger`` names
+    its source, an exception is formatted into ``exception``).
+
+    asyncio reports a task destroyed while pending, or an exception nobody
+    retrieved, through the standard ``logging`` module; with no handler there,
+    Python's last-resort handler printed those as plain text among the JSON lines
+    (seen at a table service's shutdown after the services it calls had gone)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            extra: dict[str, Any] = {"logger": record.name}
+            if record.exc_info:
+                extra["exc_info"] = record.exc_info
+            get_logger().log(record.levelno, record.getMessage(), **extra)
+        except Exception:  # a logging failure must not end the service
+            self.handleError(record)
 
 
 def get_logger(**initial: Any) -> structlog.typing.FilteringBoundLogger:

@@ -27,7 +27,7 @@ from hypercorn.config import Config
 from hypercorn.middleware import ProxyFixMiddleware
 
 from poker.room.v1.room_connect import RoomASGIApplication
-from service_kit.logs import configure_logging, get_logger
+from service_kit.logs import StdlibToJson, configure_logging, get_logger
 from service_kit.loop import run
 from service_kit.metrics import start_metrics_server
 from service_kit.ports import DEFAULT_GATEWAY_PORT, GATEWAY_METRICS_PORT
@@ -53,13 +53,6 @@ from .web import WebRoot, default_root
 CERT_CHECK_S = 10.0  # how often the certificate files' stamps are compared
 CHANNEL_RETIRE_S = 600.0  # old channels' streams get this long after a renewal
 EXIT_MARGIN_S = 1.0  # after the grace, what closing takes before the process ends
-
-
-class _StructlogHandler(logging.Handler):
-    """hypercorn's own log lines, as the room's JSON lines."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        get_logger().log(record.levelno, record.getMessage(), logger=record.name)
 
 
 class _ReloadingConfig(Config):
@@ -204,7 +197,7 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
     config.keep_alive_max_requests = 2**62
     config.accesslog = None
     hypercorn_log = logging.getLogger("hypercorn.error")
-    hypercorn_log.handlers = [_StructlogHandler()]
+    hypercorn_log.handlers = [StdlibToJson()]  # its own lines, as JSON
     hypercorn_log.propagate = False
     config.errorlog = hypercorn_log
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 from typing import Any
 
 import grpc
@@ -443,3 +446,36 @@ def test_a_stream_its_client_left_at_a_yield_is_counted_cancelled_not_unknown() 
         },
     )
     assert not unknown
+
+
+LOOSE_TASKS = """
+import asyncio, gc, logging
+from service_kit.logs import configure_logging
+
+configure_logging("probe", "info")
+
+async def fails():
+    raise RuntimeError("aclose(): asynchronous generator is already running")
+
+async def main():
+    asyncio.get_running_loop().create_task(fails())  # its exception never retrieved
+    await asyncio.sleep(0.01)
+
+asyncio.run(main())
+gc.collect()
+logging.getLogger("grpc").warning("a library's own warning")
+logging.getLogger("grpc").info("below the stdlib level: dropped")
+"""
+
+
+def test_standard_logging_lines_are_json_too() -> None:
+    """asyncio reports an exception nobody retrieved (and a task destroyed while
+    pending) through the standard logging module: with no handler there, Python
+    printed them as plain text among a service's JSON lines."""
+    done = subprocess.run(
+        [sys.executable, "-c", LOOSE_TASKS], check=False, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(e["logger"], e["level"]) for e in lines] == [("asyncio", "error"), ("grpc", "warning")]
+    assert "already running" in lines[0]["exception"] and lines[0]["service"] == "probe"
