@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import binascii
 import re
-from urllib.parse import quote
 
-from .http import App, Message, Receive, Scope, Send
+from connectrpc.code import Code
+
+from .asgi import App, Message, Receive, Scope, Send, header
+from .refusals import refuse_call
 
 TEXT = b"application/grpc-web-text"
 BINARY = b"application/grpc-web"
@@ -38,10 +40,7 @@ _PIECE = re.compile(rb"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{
 
 def is_text_mode(scope: Scope) -> bool:
     """Whether the request is gRPC-Web in text mode."""
-    for key, value in scope.get("headers", ()):
-        if key.lower() == b"content-type":
-            return bytes(value).lower().startswith(TEXT)
-    return False
+    return (header(scope, b"content-type") or b"").lower().startswith(TEXT)
 
 
 def decode(body: bytes) -> bytes:
@@ -92,14 +91,19 @@ class GrpcWebText:
                 return  # the client went away (or the body wait ended)
             body += message.get("body", b"")
             if len(body) > self._max_text:
-                await _status_only(send, 8, f"the request is over {self._max_text} bytes of base64")
+                await refuse_call(
+                    scope,
+                    send,
+                    Code.RESOURCE_EXHAUSTED,
+                    f"the request is over {self._max_text} bytes of base64",
+                )
                 return
             if not message.get("more_body", False):
                 break
         try:
             decoded = decode(bytes(body))
         except ValueError as exc:
-            await _status_only(send, 3, f"gRPC-Web text mode: {exc}")
+            await refuse_call(scope, send, Code.INVALID_ARGUMENT, f"gRPC-Web text mode: {exc}")
             return
         headers = [
             (key, _swap(bytes(value), TEXT, BINARY) if key.lower() == b"content-type" else value)
@@ -129,19 +133,3 @@ class GrpcWebText:
             await send(message)
 
         await self._app(binary_scope, decoded_receive, text_send)
-
-
-async def _status_only(send: Send, code: int, text: str) -> None:
-    """A trailers-only gRPC-Web answer: the status in the headers, no body."""
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 200,
-            "headers": [
-                (b"content-type", TEXT + b"+proto"),
-                (b"grpc-status", str(code).encode()),
-                (b"grpc-message", quote(text, safe=" ").encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": b""})

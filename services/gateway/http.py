@@ -32,16 +32,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from collections.abc import Callable
 
+from connectrpc.code import Code
+
+from .asgi import App, Message, Receive, Scope, Send, header
+from .refusals import refuse_call, undecodable
 from .web import WebRoot
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
+__all__ = ["App", "Door", "Message", "Receive", "Scope", "Send"]
 
 ALLOW_METHODS = b"POST, GET, OPTIONS"
 ALLOW_HEADERS = (
@@ -57,13 +56,6 @@ MAX_AGE = b"7200"
 BODY_WAIT_S = 30.0  # longest wait for a whole request body (not Play's, PlayMany's)
 # The calls whose request body is a stream of the player's moves, open for the game.
 STREAMING_UP = frozenset({"/poker.room.v1.Room/Play", "/poker.room.v1.Room/PlayMany"})
-
-
-def _header(scope: Scope, name: bytes) -> bytes | None:
-    for key, value in scope.get("headers", ()):
-        if key.lower() == name:
-            return bytes(value)
-    return None
 
 
 class Door:
@@ -103,7 +95,7 @@ class Door:
         if web is not None and scope["method"] in ("GET", "HEAD") and web.serves(scope["path"]):
             await _serve_file(web, scope, send)
             return
-        origin = _header(scope, b"origin")
+        origin = header(scope, b"origin")
         if scope["method"] == "OPTIONS" and origin is not None:
             if not self._allowed(origin):
                 await _respond(send, 403, b"origin not allowed\n")
@@ -123,12 +115,21 @@ class Door:
             )
             await send({"type": "http.response.body", "body": b""})
             return
-        if scope["path"] not in STREAMING_UP:
-            receive = _bounded(receive, self._body_wait_s)
         if self._allowed(origin):
             assert origin is not None
-            await self._room(scope, receive, _with_cors(send, origin))
+            send = _with_cors(send, origin)
+        bad = undecodable(scope)
+        if bad is not None:
+            await refuse_call(
+                scope,
+                send,
+                Code.INVALID_ARGUMENT,
+                f"{bad} is not UTF-8 text; send UTF-8 (binary metadata goes in a "
+                "'-bin' header, base64-encoded)",
+            )
             return
+        if scope["path"] not in STREAMING_UP:
+            receive = _bounded(receive, self._body_wait_s)
         await self._room(scope, receive, send)
 
 
@@ -178,8 +179,8 @@ GRPC_NEEDS_HTTP2 = (
 
 async def _refused_http1(scope: Scope, send: Send) -> bool:
     """Answer (and True) an HTTP/1.x request the Room API must not take."""
-    if _header(scope, b"transfer-encoding") is not None and (
-        _header(scope, b"content-length") is not None
+    if header(scope, b"transfer-encoding") is not None and (
+        header(scope, b"content-length") is not None
     ):
         await _respond(
             send,
@@ -189,7 +190,7 @@ async def _refused_http1(scope: Scope, send: Send) -> bool:
             (b"connection", b"close"),
         )
         return True
-    kind = (_header(scope, b"content-type") or b"").lower()
+    kind = (header(scope, b"content-type") or b"").lower()
     if kind.startswith(b"application/grpc") and not kind.startswith(b"application/grpc-web"):
         await _respond(
             send,

@@ -34,10 +34,13 @@ SHARD_REFRESHES = Counter(
     "gateway_shard_refreshes", "Shard listings asked for, by outcome.", ("outcome",)
 )
 SHARD_TABLES = Gauge("gateway_shard_tables", "Tables each shard runs (last listing).", ("shard",))
-CONNECTIONS = Gauge("gateway_connections", "Client connections open on this replica.")
+CONNECTIONS = Gauge(
+    "gateway_connections",
+    "Client connections open on this replica, from accept (those in their TLS handshake too).",
+)
 CONNECTIONS_REFUSED = Counter(
     "gateway_connections_refused",
-    "Client connections closed at once: their address had GATEWAY_CONNECTIONS_PER_ADDRESS open.",
+    "Client connections reset as accepted: their address had GATEWAY_CONNECTIONS_PER_ADDRESS open.",
 )
 SPECTATORS = Gauge("gateway_spectators", "Spectator streams open on this replica.")
 WATCHED_TABLES = Gauge(

@@ -183,7 +183,7 @@ async def _serve(settings: ServerSettings, gateway: GatewaySettings) -> int:
     hypercorn_fix.apply()
     # Behind proxies every connection is a proxy's: they limit their own clients.
     per_address = 0 if gateway.trusted_hops else gateway.connections_per_address
-    connections.install(ConnectionLimit(per_address))
+    connections.install(ConnectionLimit(per_address), gateway.tls_handshake_s)
     config = _ReloadingConfig()
     config.bind = [f"fd://{sock.fileno()}"]
     config.certfile = str(public_files.cert)

@@ -153,10 +153,20 @@ class GatewaySettings:
         Var(
             "GATEWAY_CONNECTIONS_PER_ADDRESS",
             256,
-            "open client connections from one address; the next is closed at once "
-            "(0 = no cap; off behind proxies, GATEWAY_TRUSTED_HOPS > 0, which limit "
-            "their own clients)",
+            "open client connections from one address, counted from accept (TLS "
+            "handshakes too); the next is reset at once (0 = no cap; off behind "
+            "proxies, GATEWAY_TRUSTED_HOPS > 0, which limit their own clients)",
             minimum=0,
+        )
+    )
+    tls_handshake_s: float = setting(
+        Var(
+            "GATEWAY_TLS_HANDSHAKE_S",
+            10.0,
+            "seconds a new connection has to finish its TLS handshake before it is "
+            "closed (it counts against GATEWAY_CONNECTIONS_PER_ADDRESS meanwhile)",
+            minimum=0.5,
+            maximum=120,
         )
     )
     # At most 900: hypercorn keeps a connection's open streams in a priority tree

@@ -1,6 +1,8 @@
 """Connections per client address at the door (GATEWAY_CONNECTIONS_PER_ADDRESS):
 one address cannot hold the gateway's file descriptors; the connection past the
-cap is closed at once, and the ones open keep working."""
+cap is reset as it is accepted, before any TLS, and the ones open keep working.
+A connection counts from accept, so ones that never finish their TLS handshake
+count too, and GATEWAY_TLS_HANDSHAKE_S closes them."""
 
 from __future__ import annotations
 
@@ -15,21 +17,42 @@ import pytest
 from devroom.stack import Stack
 
 CAP = 3
+HANDSHAKE_S = 1.0
 
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
-    with Stack(ports="free", env={"gateway": {"GATEWAY_CONNECTIONS_PER_ADDRESS": str(CAP)}}) as s:
+    env = {
+        "GATEWAY_CONNECTIONS_PER_ADDRESS": str(CAP),
+        "GATEWAY_TLS_HANDSHAKE_S": str(HANDSHAKE_S),
+    }
+    with Stack(ports="free", env={"gateway": env}) as s:
         yield s
 
 
-def _connect(stack: Stack) -> ssl.SSLSocket:
-    assert stack.pki is not None
+def _raw(stack: Stack) -> socket.socket:
     host, port = stack.gateway_target.rsplit(":", 1)
+    return socket.create_connection((host, int(port)), timeout=5)
+
+
+def _try_connect(stack: Stack) -> ssl.SSLSocket | None:
+    """A TLS connection to the door, or None when the door reset it."""
+    assert stack.pki is not None
+    host = stack.gateway_target.rsplit(":", 1)[0]
     context = ssl.create_default_context(cafile=str(stack.pki.ca_file))
     context.set_alpn_protocols(["http/1.1"])
-    raw = socket.create_connection((host, int(port)), timeout=5)
-    return context.wrap_socket(raw, server_hostname=host)
+    raw = _raw(stack)
+    try:
+        return context.wrap_socket(raw, server_hostname=host)
+    except (ConnectionError, ssl.SSLError):
+        raw.close()
+        return None
+
+
+def _connect(stack: Stack) -> ssl.SSLSocket:
+    conn = _try_connect(stack)
+    assert conn is not None, "the door reset a connection within the cap"
+    return conn
 
 
 def _healthz(conn: ssl.SSLSocket) -> bytes:
@@ -48,16 +71,16 @@ def test_the_connection_past_the_cap_is_closed_and_the_others_play_on(stack: Sta
     try:
         for conn in held:
             assert _healthz(conn).startswith(b"HTTP/1.1 "), "a connection within the cap"
-        extra = _connect(stack)  # the TLS handshake completes; then the door closes it
-        assert _healthz(extra) == b""
-        extra.close()
+        assert _try_connect(stack) is None  # reset at accept: no TLS work for it
         assert all(_healthz(conn).startswith(b"HTTP/1.1 ") for conn in held)
         held.pop().close()  # one fewer open: a new connection gets in again
         deadline = time.monotonic() + 10
         while True:
-            again = _connect(stack)
-            line = _healthz(again)
-            again.close()
+            again = _try_connect(stack)
+            line = b""
+            if again is not None:
+                line = _healthz(again)
+                again.close()
             if line or time.monotonic() > deadline:
                 break
             time.sleep(0.1)
@@ -80,10 +103,49 @@ def test_refusals_are_counted_in_the_metrics(stack: Stack) -> None:
     held = [_connect(stack) for _ in range(CAP)]
     try:
         assert all(_healthz(conn) for conn in held)
-        extra = _connect(stack)
-        assert _healthz(extra) == b""
-        extra.close()
+        assert _try_connect(stack) is None
         assert _refused(stack) == before + 1
     finally:
         for conn in held:
             conn.close()
+
+
+def _within_cap_again(stack: Stack, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        conn = _try_connect(stack)
+        if conn is not None:
+            ok = _healthz(conn).startswith(b"HTTP/1.1 ")
+            conn.close()
+            if ok:
+                return True
+        time.sleep(0.1)
+    return False
+
+
+def test_connections_still_in_their_handshake_count(stack: Stack) -> None:
+    """An outside probe held 1,000 connections that never sent a ClientHello,
+    uncounted, for hypercorn's 60 s handshake timeout."""
+    silent = [_raw(stack) for _ in range(CAP)]
+    try:
+        time.sleep(0.2)  # the door has accepted them all
+        assert _try_connect(stack) is None
+    finally:
+        for conn in silent:
+            conn.close()
+    assert _within_cap_again(stack, 10), "closed silent connections still counted"
+
+
+def test_a_handshake_that_never_ends_is_closed_after_its_time(stack: Stack) -> None:
+    silent = _raw(stack)
+    began = time.monotonic()
+    silent.settimeout(HANDSHAKE_S + 10)
+    try:
+        assert silent.recv(1) == b""  # the door closed it
+    except ConnectionResetError:
+        pass
+    finally:
+        silent.close()
+    took = time.monotonic() - began
+    assert HANDSHAKE_S - 0.2 <= took < HANDSHAKE_S + 5, took
+    assert _within_cap_again(stack, 10)
