@@ -12,11 +12,13 @@ connectrpc's own codecs encode them.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from connectrpc.code import Code
 from connectrpc.compat import google_protobuf_codecs
 from connectrpc.errors import ConnectError
+from google.protobuf.descriptor import Descriptor, EnumDescriptor
 from google.protobuf.json_format import MessageToJson, ParseDict, ParseError
 from google.protobuf.message import Message
 
@@ -119,7 +121,10 @@ class _Json(_Binary):
     a body that is not a JSON object of the request refused INVALID_ARGUMENT
     saying so (connectrpc's own answer to ``null`` or ``5`` was a Python
     TypeError's text).  Unknown field names are ignored, as Connect's own
-    implementations do, so a client newer than the room still works."""
+    implementations do, so a client newer than the room still works; an enum
+    value that is not one of its names is refused, naming them (protobuf's
+    ``ignore_unknown_fields`` dropped it too, so ``"entry": "ENTRY_NOPE"`` sat
+    a player down with the default entry: an outside hostile probe)."""
 
     def encode(self, message: Any) -> bytes:
         if isinstance(message, Encoded):
@@ -142,12 +147,76 @@ class _Json(_Binary):
             )
         message = message_class()
         try:
-            ParseDict(body, message, ignore_unknown_fields=True)
+            ParseDict(known_fields(body, message_class.DESCRIPTOR, ""), message)
         except ParseError as error:
             raise ConnectError(
                 Code.INVALID_ARGUMENT, f"the body is not a {name}: {error}"
             ) from None
         return message
+
+
+_NUMBER = re.compile(r"-?[0-9]+")  # an enum's number as a string, which protobuf takes
+
+
+def _enum_value(value: Any, enum: EnumDescriptor, path: str) -> None:
+    if isinstance(value, str) and (value in enum.values_by_name or _NUMBER.fullmatch(value)):
+        return
+    if isinstance(value, int) and not isinstance(value, bool):
+        return  # a number: protobuf's enums are open; the service checks its range
+    if value is None:
+        return  # JSON null: the default
+    names = ", ".join(v.name for v in enum.values)
+    raise ConnectError(
+        Code.INVALID_ARGUMENT,
+        f"{path} must be one of {names} (or its number), got {json.dumps(value)[:40]}",
+    )
+
+
+def known_fields(body: dict[str, Any], descriptor: Descriptor, prefix: str) -> dict[str, Any]:
+    """``body`` without the names ``descriptor`` does not know (at any depth), its
+    enum values checked.
+
+    >>> from poker.room.v1 import room_pb2 as rpb
+    >>> known_fields({"tableId": "t", "future": 1}, rpb.SitDownRequest.DESCRIPTOR, "")
+    {'tableId': 't'}
+    >>> known_fields({"entry": "ENTRY_NOPE"}, rpb.SitDownRequest.DESCRIPTOR, "")
+    Traceback (most recent call last):
+    ...
+    connectrpc.errors.ConnectError: entry must be one of ENTRY_UNSPECIFIED, ...
+    """
+    fields = {**descriptor.fields_by_name, **{f.json_name: f for f in descriptor.fields}}
+    kept: dict[str, Any] = {}
+    for name, value in body.items():
+        field = fields.get(name)
+        if field is None:
+            continue
+        kept[name] = value
+        path = prefix + field.name
+        repeated = field.is_repeated
+        if field.enum_type is not None:
+            for item in value if repeated and isinstance(value, list) else [value]:
+                _enum_value(item, field.enum_type, path)
+            continue
+        inner = field.message_type
+        if inner is None or inner.full_name.startswith("google.protobuf."):
+            continue
+        if inner.GetOptions().map_entry:
+            value_field = inner.fields_by_name["value"]
+            if isinstance(value, dict) and value_field.message_type is not None:
+                kept[name] = {
+                    k: known_fields(v, value_field.message_type, f"{path}.{k}.")
+                    if isinstance(v, dict)
+                    else v
+                    for k, v in value.items()
+                }
+            continue
+        if repeated and isinstance(value, list):
+            kept[name] = [
+                known_fields(v, inner, f"{path}.") if isinstance(v, dict) else v for v in value
+            ]
+        elif isinstance(value, dict):
+            kept[name] = known_fields(value, inner, f"{path}.")
+    return kept
 
 
 def codecs() -> list[Any]:

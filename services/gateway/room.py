@@ -20,6 +20,7 @@ from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.lobby.v1 import tournament_pb2 as tour
 from poker.room.v1 import room_pb2 as rpb
 from poker.table.v1 import table_pb2 as tpb
+from poker_wire.checks import check_id
 from service_kit.errors import InvalidArgumentError
 
 from . import seats
@@ -211,6 +212,13 @@ class RoomService:
     async def act(self, request: rpb.ActRequest, ctx: Ctx) -> rpb.ActResponse:
         with as_connect_errors("Act"):
             player = await self._player(ctx)
+            # The Room API's names (the table's own checks say action.hand_id).
+            check_id(request.hand_id, "hand_id")
+            if not request.HasField("action"):
+                raise InvalidArgumentError(
+                    "action is required: your action (kind, and amount for a bet or raise) "
+                    "for the YourTurn of hand_id and action_seq"
+                )
             internal = tpb.ActRequest(
                 table_id=request.table_id,
                 player_id=player.player_id,

@@ -2,7 +2,9 @@
 not UTF-8 is INVALID_ARGUMENT in the caller's own protocol (gRPC over HTTP/2,
 gRPC-Web and Connect over HTTP/1.1), with no ERROR logged.  It was HTTP 500 or
 UNKNOWN and an "Error in ASGI Framework" traceback per request (an outside
-hostile probe sent ``x-user-agent: caf\\xe9``)."""
+hostile probe sent ``x-user-agent: caf\\xe9``).  And malformed Connect JSON
+bodies the same probe sent: a misspelt enum name changes nothing, and Act's
+refusals name the Room API's fields."""
 
 from __future__ import annotations
 
@@ -124,3 +126,56 @@ def test_connect_gets_400_invalid_argument(stack: Stack) -> None:
     assert error["code"] == "invalid_argument"
     assert "'x-user-agent' is not UTF-8" in error["message"]
     _no_error_logged(stack)
+
+
+def _connect_json(
+    stack: Stack, method: str, body: dict[str, object], credential: str = ""
+) -> tuple[int, dict[str, object]]:
+    host, port = stack.gateway_target.rsplit(":", 1)
+    conn = http.client.HTTPSConnection(
+        host, int(port), context=_context(stack, "http/1.1"), timeout=10
+    )
+    headers = {"content-type": "application/json"}
+    if credential:
+        headers["authorization"] = f"Bearer {credential}"
+    try:
+        conn.request("POST", f"/poker.room.v1.Room/{method}", json.dumps(body), headers)
+        reply = conn.getresponse()
+        return reply.status, json.loads(reply.read() or b"{}")
+    finally:
+        conn.close()
+
+
+def _registered(stack: Stack) -> str:
+    status, answer = _connect_json(stack, "Register", {"name": "probe"})
+    assert status == 200, answer
+    return str(answer["credential"])
+
+
+def test_a_misspelt_entry_choice_is_refused_and_seats_nobody__B2(stack: Stack) -> None:  # noqa: N802
+    credential = _registered(stack)
+    status, me = _connect_json(stack, "GetMe", {}, credential)
+    assert status == 200
+    status, error = _connect_json(
+        stack,
+        "SitDown",
+        {"tableId": "t-any", "buyIn": "200", "entry": "ENTRY_NOPE"},
+        credential,
+    )
+    assert status == 400 and error["code"] == "invalid_argument"
+    assert str(error["message"]).startswith("entry must be one of ENTRY_UNSPECIFIED")
+    assert _connect_json(stack, "GetMe", {}, credential) == (200, me)  # nothing changed
+
+
+def test_act_names_the_room_apis_fields(stack: Stack) -> None:
+    credential = _registered(stack)
+    status, error = _connect_json(
+        stack, "Act", {"tableId": "t-any", "actionSeq": "1", "action": {}}, credential
+    )
+    assert (status, error["code"]) == (400, "invalid_argument")
+    assert error["message"] == "hand_id is required"
+    status, error = _connect_json(
+        stack, "Act", {"tableId": "t-any", "handId": "h-1", "actionSeq": "1"}, credential
+    )
+    assert (status, error["code"]) == (400, "invalid_argument")
+    assert str(error["message"]).startswith("action is required")

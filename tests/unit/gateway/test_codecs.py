@@ -87,3 +87,43 @@ def test_a_json_body_may_carry_fields_the_room_does_not_know() -> None:
     json_codec = next(c for c in codecs() if c.name() == "json")
     request = json_codec.decode(b'{"tableId": "t-1", "fromTheFuture": 1}', rpb.GetStateRequest)
     assert request == rpb.GetStateRequest(table_id="t-1")
+
+
+def test_unknown_fields_are_dropped_at_any_depth() -> None:
+    json_codec = next(c for c in codecs() if c.name() == "json")
+    request = json_codec.decode(
+        b'{"tableId": "t-1", "handId": "h-1", "actionSeq": 4,'
+        b' "action": {"kind": "ACTION_KIND_CALL", "fromTheFuture": true}, "x": {"y": 1}}',
+        rpb.ActRequest,
+    )
+    assert request.hand_id == "h-1" and request.action_seq == 4
+    assert request.action.kind != 0
+
+
+@pytest.mark.parametrize("entry", ['"ENTRY_NOPE"', '"entry_post_now"', "{}", "[1]", "true"])
+def test_an_enum_value_that_is_not_one_of_its_names_is_invalid_and_lists_them(entry: str) -> None:
+    """B2: a misspelt entry choice must not sit the player down with the default
+    one (protobuf's ignore_unknown_fields dropped it silently)."""
+    json_codec = next(c for c in codecs() if c.name() == "json")
+    with pytest.raises(ConnectError) as refused:
+        json_codec.decode(f'{{"tableId": "t-1", "entry": {entry}}}'.encode(), rpb.SitDownRequest)
+    assert refused.value.code is Code.INVALID_ARGUMENT
+    message = refused.value.message
+    assert message.startswith("entry must be one of ENTRY_UNSPECIFIED, ENTRY_POST_NOW")
+    assert "unhashable" not in message
+
+
+@pytest.mark.parametrize(("entry", "number"), [('"ENTRY_POST_NOW"', 1), ("1", 1), ('"1"', 1)])
+def test_an_enum_by_name_or_number_is_taken(entry: str, number: int) -> None:
+    json_codec = next(c for c in codecs() if c.name() == "json")
+    request = json_codec.decode(f'{{"entry": {entry}}}'.encode(), rpb.SitDownRequest)
+    assert request.entry == number
+
+
+def test_the_examples_in_the_module_run() -> None:
+    import doctest
+
+    from services.gateway import codecs as module
+
+    failed, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert tried >= 3 and failed == 0
