@@ -43,6 +43,7 @@ from typing import Any
 
 import hypercorn.asyncio.run as hypercorn_run
 from hypercorn.asyncio.tcp_server import TCPServer
+from hypercorn.events import Closed
 
 from service_kit.logs import get_logger
 
@@ -240,12 +241,23 @@ def install(limit: ConnectionLimit, handshake_s: float) -> None:
     keep-alive timer (120 s) after an HTTP/1.1 client had gone, so closed
     connections kept their place and a client reconnecting was refused.  The
     timer is stopped there too (no request can come on a connection whose client
-    has gone), so the task ends with the connection."""
+    has gone), so the task ends with the connection.
+
+    A reader that fails (an exception from hypercorn's protocol code: a
+    non-ASCII ``:path`` did, before ``hypercorn_fix`` refused it) closes the
+    connection at once: its count was released while the socket stayed open, held
+    by a stream nobody would feed again (an outside probe held 100 connections
+    past a cap of 20 so)."""
     setattr(hypercorn_run, "asyncio", _HypercornsAsyncio(limit, handshake_s))  # noqa: B010
 
     async def read_data(self: TCPServer) -> None:
         try:
             await _original_read_data(self)
+        except Exception as error:
+            log.warning("connection closed: its reader failed", error=type(error).__name__)
+            self.writer.transport.abort()
+            with contextlib.suppress(Exception):
+                await self.protocol.handle(Closed())
         finally:
             release = getattr(self.writer, "_cardroom_release", None)
             if release is not None:

@@ -53,7 +53,11 @@ header that breaks HTTP/2's field rules (a value with a space at its end, as in
 bad call from a client closed every call on its connection.  RFC 9113 (8.1.1)
 makes a malformed request a stream error: here that stream is reset with
 PROTOCOL_ERROR (a gRPC client reads INTERNAL) and the connection goes on, as
-nghttp2 does.
+nghttp2 does.  A ``:method`` or ``:path`` that is not visible ASCII is malformed
+the same way: hypercorn decodes both as ASCII, and a byte past 0x7F raised in the
+connection's reader, which dropped every call on the connection with an ERROR
+traceback, or left it open and uncounted behind a stream waiting for its body
+(an outside probe).
 
 **A stream past the connection's limit is refused, not the connection.** A
 HEADERS frame that would open more streams than ``MAX_CONCURRENT_STREAMS``
@@ -89,6 +93,7 @@ RST_STREAM as "Stream removed" (INTERNAL), not the UNIMPLEMENTED the 404 means.
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any
 
 import h2.errors
@@ -229,11 +234,25 @@ _original_receive_headers_frame = H2Connection._receive_headers_frame
 _original_receive_data_frame = H2Connection._receive_data_frame
 
 
+_VISIBLE_ASCII = re.compile(rb"[\x21-\x7e]+")
+
+
+def _ascii_request_line(headers: list[tuple[bytes, bytes]]) -> None:
+    """``:method`` and ``:path`` must be visible ASCII (RFC 9110 9.1's token, RFC
+    9112 3.2's request-target): hypercorn decodes them as ASCII, and a byte past
+    0x7F raised in the connection's reader (an outside probe)."""
+    for name, value in headers:
+        if name in (b":method", b":path") and _VISIBLE_ASCII.fullmatch(value) is None:
+            raise _MalformedHeaders(f"{name.decode()} must be visible ASCII")
+
+
 def _process_received_headers(self: Any, *args: Any) -> Any:
     try:
-        return _original_process_headers(self, *args)
+        headers = _original_process_headers(self, *args)
     except h2.exceptions.ProtocolError as error:
         raise _MalformedHeaders(str(error)) from None
+    _ascii_request_line(headers)
+    return headers
 
 
 def _receive_headers_frame(self: Any, frame: Any) -> Any:

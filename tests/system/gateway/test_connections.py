@@ -41,7 +41,10 @@ def _try_connect(stack: Stack) -> ssl.SSLSocket | None:
     host = stack.gateway_target.rsplit(":", 1)[0]
     context = ssl.create_default_context(cafile=str(stack.pki.ca_file))
     context.set_alpn_protocols(["http/1.1"])
-    raw = _raw(stack)
+    try:
+        raw = _raw(stack)  # the reset can come before connect() returns
+    except ConnectionError:
+        return None
     try:
         return context.wrap_socket(raw, server_hostname=host)
     except (ConnectionError, ssl.SSLError):

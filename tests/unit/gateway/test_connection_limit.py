@@ -3,9 +3,15 @@ refusals are in tests/system/gateway/test_connections.py."""
 
 from __future__ import annotations
 
+import asyncio
 import doctest
+import socket
+from typing import Any
 
+import pytest
 import structlog
+from hypercorn.asyncio.tcp_server import TCPServer
+from hypercorn.events import RawData
 
 from services.gateway import connections
 from services.gateway.connections import ConnectionLimit
@@ -25,3 +31,79 @@ def test_no_cap_admits_everyone_and_counts_them() -> None:
     for _ in range(1_000):
         limit.release("10.0.0.1")
     assert limit.open == {}  # a host with nothing open is forgotten: memory stays bounded
+
+
+def test_a_connection_whose_reader_fails_is_closed_and_stops_counting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An exception from hypercorn's protocol code in a connection's reader
+    released the connection's count while its socket stayed open (an outside
+    probe held 100 connections past a cap of 20 so, with a non-ASCII ``:path``).
+    Now the connection is closed then, and a warning logged."""
+    import hypercorn.asyncio.run as hypercorn_run
+    from hypercorn.asyncio import serve
+    from hypercorn.config import Config
+    from hypercorn.protocol import ProtocolWrapper
+
+    monkeypatch.setattr(hypercorn_run, "asyncio", hypercorn_run.asyncio)  # restored after
+    monkeypatch.setattr(TCPServer, "_read_data", TCPServer._read_data)
+    original_handle = ProtocolWrapper.handle
+
+    async def handle(self: Any, event: Any) -> None:
+        if isinstance(event, RawData) and b"boom" in event.data:
+            raise UnicodeDecodeError("ascii", b"\xff", 0, 1, "a bug in the protocol code")
+        await original_handle(self, event)
+
+    monkeypatch.setattr(ProtocolWrapper, "handle", handle)
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        while (await receive())["type"] == "http.request":
+            pass  # a call waiting for its body, which the failed reader never brings
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    limit = ConnectionLimit(2)
+    connections.install(limit, handshake_s=2.0)
+
+    async def scenario() -> tuple[bytes, dict[str, int], dict[str, int]]:
+        listener = socket.create_server(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+        config = Config()
+        config.bind = [f"fd://{listener.fileno()}"]
+        config.accesslog = config.errorlog = None
+        config.graceful_timeout = 0.1
+        stop = asyncio.Event()
+        server = asyncio.create_task(serve(app, config, shutdown_trigger=stop.wait))  # type: ignore[arg-type]
+        for _ in range(250):
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                break
+            except OSError:
+                await asyncio.sleep(0.02)
+        await asyncio.sleep(0.1)
+        counted = dict(limit.open)
+        writer.write(b"POST /wait HTTP/1.1\r\nhost: t\r\ncontent-length: 10\r\n\r\n")
+        await writer.drain()
+        await asyncio.sleep(0.1)
+        writer.write(b"boom")  # the reader fails on it
+        try:
+            answer = await asyncio.wait_for(reader.read(), 3)  # unfixed: open for ever
+        except ConnectionResetError:
+            answer = b""
+        writer.close()
+        await asyncio.sleep(0.1)
+        stop.set()
+        await server
+        return answer, counted, dict(limit.open)
+
+    with structlog.testing.capture_logs() as logs:
+        answer, counted, after = asyncio.run(scenario())
+    assert counted == {"127.0.0.1": 1}
+    assert answer == b""  # closed, no response
+    assert after == {}
+    assert any(e["event"] == "connection closed: its reader failed" for e in logs)

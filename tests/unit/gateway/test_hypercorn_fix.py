@@ -195,6 +195,61 @@ def test_a_malformed_request_resets_its_stream_and_the_connection_goes_on() -> N
     assert dict(answered[0].headers)[b":status"] == b"200"
 
 
+def test_a_request_line_that_is_not_visible_ascii_resets_only_its_stream() -> None:
+    """A ``:path`` or ``:method`` with a byte past 0x7F (or a space) is malformed:
+    hypercorn decoded it as ASCII in the connection's reader, which raised and
+    dropped every call on the connection, or (with a call waiting for its body)
+    left the connection open for ever (an outside probe).  A call opened before it
+    and one after it are both answered."""
+
+    async def ok(send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok", "more_body": False})
+
+    def request(path: bytes, method: bytes = b"GET") -> list[tuple[bytes, bytes]]:
+        return [
+            (b":method", method),
+            (b":path", path),
+            (b":scheme", b"http"),
+            (b":authority", b"t"),
+        ]
+
+    async def scenario() -> tuple[list[int], list[int], list[Any]]:
+        async with _peer(ok, validate_outbound_headers=False) as (peer, reader, writer):
+            waiting = peer.get_next_available_stream_id()
+            peer.send_headers(waiting, request(b"/"))  # its body has not come yet
+            bad = []
+            for headers in (
+                request(b"/\xff"),
+                request("/poker.room.v1.Room/GetMe\u00e9".encode()),
+                request(b"/a b"),
+                request(b"/", method=b"G\xc9T"),
+            ):
+                bad.append(peer.get_next_available_stream_id())
+                peer.send_headers(bad[-1], headers, end_stream=True)
+            after = peer.get_next_available_stream_id()
+            peer.send_headers(after, request(b"/"), end_stream=True)
+            peer.end_stream(waiting)
+            good = [waiting, after]
+            seen = await _exchange(
+                peer,
+                reader,
+                writer,
+                3.0,
+                until=lambda seen: (
+                    {e.stream_id for e in seen if isinstance(e, h2.events.StreamEnded)} >= set(good)
+                ),
+            )
+            return bad, good, seen
+
+    bad, good, seen = asyncio.run(scenario())
+    assert not any(isinstance(e, h2.events.ConnectionTerminated) for e in seen), seen
+    resets = [(e.stream_id, e.error_code) for e in seen if isinstance(e, h2.events.StreamReset)]
+    assert resets == [(b, h2.errors.ErrorCodes.PROTOCOL_ERROR) for b in bad], seen
+    answered = sorted(e.stream_id for e in seen if isinstance(e, h2.events.ResponseReceived))
+    assert answered == good
+
+
 POST = [
     (":method", "POST"),
     (":path", "/poker.room.v1.Room/Register"),
