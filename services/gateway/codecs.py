@@ -210,13 +210,27 @@ def known_fields(body: dict[str, Any], descriptor: Descriptor, prefix: str) -> d
                     for k, v in value.items()
                 }
             continue
-        if repeated and isinstance(value, list):
-            kept[name] = [
-                known_fields(v, inner, f"{path}.") if isinstance(v, dict) else v for v in value
-            ]
+        if value is None:
+            continue  # JSON null: the default
+        if repeated:
+            if not isinstance(value, list):
+                raise _shape(path, f"an array of objects ({inner.full_name})", value)
+            for v in value:
+                if not isinstance(v, dict):
+                    raise _shape(path, f"an array of objects ({inner.full_name})", v)
+            kept[name] = [known_fields(v, inner, f"{path}.") for v in value]
         elif isinstance(value, dict):
             kept[name] = known_fields(value, inner, f"{path}.")
+        else:
+            raise _shape(path, f"an object ({inner.full_name})", value)
     return kept
+
+
+def _shape(path: str, wanted: str, value: Any) -> ConnectError:
+    """A message field given as something other than an object (protobuf's own
+    message was a Python TypeError's text, 'unhashable type')."""
+    got = _JSON_KINDS.get(type(value), "an object")
+    return ConnectError(Code.INVALID_ARGUMENT, f"{path} must be {wanted}, got {got}")
 
 
 def codecs() -> list[Any]:

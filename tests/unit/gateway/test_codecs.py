@@ -127,3 +127,19 @@ def test_the_examples_in_the_module_run() -> None:
 
     failed, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried >= 3 and failed == 0
+
+
+@pytest.mark.parametrize(
+    ("action", "got"), [("[1]", "an array"), ("5", "a number"), ('"x"', "a string")]
+)
+def test_a_message_field_that_is_not_an_object_says_so(action: str, got: str) -> None:
+    json_codec = next(c for c in codecs() if c.name() == "json")
+    with pytest.raises(ConnectError) as refused:
+        json_codec.decode(f'{{"action": {action}}}'.encode(), rpb.ActRequest)
+    assert refused.value.code is Code.INVALID_ARGUMENT
+    assert refused.value.message == f"action must be an object (poker.common.v1.Action), got {got}"
+
+
+def test_a_null_message_field_is_its_default() -> None:
+    json_codec = next(c for c in codecs() if c.name() == "json")
+    assert not json_codec.decode(b'{"action": null}', rpb.ActRequest).HasField("action")
