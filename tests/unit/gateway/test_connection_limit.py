@@ -45,7 +45,7 @@ def test_a_connection_whose_reader_fails_is_closed_and_stops_counting(
     from hypercorn.config import Config
     from hypercorn.protocol import ProtocolWrapper
 
-    monkeypatch.setattr(hypercorn_run, "asyncio", hypercorn_run.asyncio)  # restored after
+    monkeypatch.setattr(hypercorn_run, "asyncio", getattr(hypercorn_run, "asyncio"))  # noqa: B009  (restored after)
     monkeypatch.setattr(TCPServer, "_read_data", TCPServer._read_data)
     original_handle = ProtocolWrapper.handle
 
