@@ -17,7 +17,7 @@ import pytest
 from devroom.stack import Stack
 
 CAP = 3
-HANDSHAKE_S = 1.0
+HANDSHAKE_S = 4.0  # long enough that the silent connections outlive a loaded test's steps
 
 
 @pytest.fixture(scope="module")
