@@ -131,6 +131,8 @@ class GatedServer:
         self._opening: set[asyncio.Task[None]] = set()
         sock.setblocking(False)
         self._accepting = asyncio.get_running_loop().create_task(self._accept())
+        # Closed once the loop has stopped watching it (not under a pending accept).
+        self._accepting.add_done_callback(lambda _: sock.close())
 
     async def _accept(self) -> None:
         loop = asyncio.get_running_loop()
@@ -192,11 +194,11 @@ class GatedServer:
             # A client that left, stalled or spoke no TLS: its own affair.
 
     def close(self) -> None:
-        """Stop accepting (handshakes under way are cancelled)."""
+        """Stop accepting (handshakes under way are cancelled); the listening
+        socket closes as the accept loop ends."""
         self._accepting.cancel()
         for task in self._opening:
             task.cancel()
-        self._sock.close()
 
     async def wait_closed(self) -> None:
         """Until the accept loop and the handshakes have ended."""
