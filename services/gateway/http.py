@@ -26,6 +26,9 @@
   once a request has begun, so one byte a connection (or a stream, 900 a
   connection) held a file descriptor and a task as long as a client liked (an
   outside slow-body probe kept 200 connections and 800 streams for 14 minutes).
+* A request header value or query string that is not UTF-8 is INVALID_ARGUMENT
+  in the caller's protocol (``refusals.py``): connectrpc raised reading it, and
+  every protocol got HTTP 500 and an ERROR traceback.
 * Everything else is the Room API (connectrpc: gRPC, gRPC-Web, Connect).
 """
 
