@@ -7,6 +7,8 @@ module, and a mypyc-compiled module keeps none, so the compiled engine's example
 would silently not run.  Here the docstrings are read from the ``.py`` source
 (``ast``) and each example runs in the globals of the module really imported (the
 compiled one when it is built), so the examples check the code that plays hands.
+The other libraries' and the services' examples run here too (the lobby's
+``check_name`` example ran nowhere before).
 """
 
 from __future__ import annotations
@@ -18,14 +20,26 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import structlog
 
-LIBS = Path(__file__).resolve().parents[2] / "libs"
-PACKAGES = ("poker_rules", "poker_wire")
+ROOT = Path(__file__).resolve().parents[2]
+LIBS = ROOT / "libs"
+# (where the package is imported from, the package): the rules library's examples,
+# and those in the other libraries and the services (a gateway module's example
+# ran only where its own test called doctest.testmod).
+PACKAGES = (
+    (LIBS, "poker_rules"),
+    (LIBS, "poker_wire"),
+    (LIBS, "service_kit"),
+    (LIBS, "poker_bots"),
+    (LIBS, "poker_cli"),
+    (ROOT, "services"),
+)
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(LIBS).with_suffix("").parts)
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -50,10 +64,10 @@ def _docstrings(tree: ast.Module, module: str) -> Iterator[tuple[str, str, int]]
 def _examples() -> list[tuple[str, Path, str, str, int]]:
     """(module, file, name, docstring, line) of every docstring holding an example."""
     found = []
-    for package in PACKAGES:
-        for path in sorted((LIBS / package).rglob("*.py")):
+    for root, package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
             tree = ast.parse(path.read_text(), str(path))
-            module = _module_name(path)
+            module = _module_name(path, root)
             for name, doc, line in _docstrings(tree, module):
                 if ">>>" in doc:
                     found.append((module, path, name, doc, line))
@@ -84,6 +98,9 @@ def test_the_public_library_api_has_examples() -> None:
         "poker_rules.betting.start_round",
         "poker_rules.phh.writer.to_phh",
         "poker_rules.phh.reader.replay_phh",
+        "services.gateway.refusals.undecodable",
+        "services.gateway.codecs.known_fields",
+        "services.gateway.connections.ConnectionLimit",
     }
     assert expected <= names, sorted(expected - names)
 
@@ -98,6 +115,7 @@ def test_docstring_example(module: str, path: Path, name: str, doc: str, line: i
     test = doctest.DocTestParser().get_doctest(doc, globs, name, str(path), line - 1)
     runner = doctest.DocTestRunner(optionflags=FLAGS)
     report: list[str] = []
-    runner.run(test, out=report.append)
+    with structlog.testing.capture_logs():  # a log line is not the example's output
+        runner.run(test, out=report.append)
     result = runner.summarize(verbose=False)
     assert result.failed == 0, "".join(report)
