@@ -11,6 +11,7 @@ connectrpc's own codecs encode them.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 from connectrpc.code import Code
 from connectrpc.compat import google_protobuf_codecs
 from connectrpc.errors import ConnectError
-from google.protobuf.descriptor import Descriptor, EnumDescriptor
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.json_format import MessageToJson, ParseDict, ParseError
 from google.protobuf.message import Message
 
@@ -172,6 +173,13 @@ def _enum_value(value: Any, enum: EnumDescriptor, path: str) -> None:
     )
 
 
+@functools.cache
+def _fields_by_any_name(descriptor: Descriptor) -> dict[str, FieldDescriptor]:
+    """A message's fields by proto name and by JSON name (ParseDict takes both),
+    made once per message type rather than per request."""
+    return {**descriptor.fields_by_name, **{f.json_name: f for f in descriptor.fields}}
+
+
 def known_fields(body: dict[str, Any], descriptor: Descriptor, prefix: str) -> dict[str, Any]:
     """``body`` without the names ``descriptor`` does not know (at any depth), its
     enum values checked.
@@ -184,7 +192,7 @@ def known_fields(body: dict[str, Any], descriptor: Descriptor, prefix: str) -> d
     ...
     connectrpc.errors.ConnectError: entry must be one of ENTRY_UNSPECIFIED, ...
     """
-    fields = {**descriptor.fields_by_name, **{f.json_name: f for f in descriptor.fields}}
+    fields = _fields_by_any_name(descriptor)
     kept: dict[str, Any] = {}
     for name, value in body.items():
         field = fields.get(name)

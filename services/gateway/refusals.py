@@ -80,11 +80,8 @@ async def refuse_call(scope: Scope, send: Send, code: Code, message: str) -> Non
         return
     error = {"code": code.value, "message": message}
     if media.startswith(b"application/connect+"):
-        kind = (
-            media
-            if media in (b"application/connect+json", b"application/connect+proto")
-            else (b"application/connect+json")
-        )
+        proto = media == b"application/connect+proto"  # else JSON, Connect's other codec
+        kind = b"application/connect+proto" if proto else b"application/connect+json"
         end = json.dumps({"error": error}).encode()
         body = bytes([END_STREAM]) + len(end).to_bytes(4, "big") + end
         status = 200
