@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import doctest
-import socket
 from typing import Any
 
+import hypercorn.asyncio.run as hypercorn_run
 import pytest
 import structlog
 from hypercorn.asyncio.tcp_server import TCPServer
 from hypercorn.events import RawData
+from hypercorn.protocol import ProtocolWrapper
 
 from services.gateway import connections
 from services.gateway.connections import ConnectionLimit
+
+from .asgi_calls import served
 
 
 def test_the_examples_in_the_module_run_and_a_refusal_is_logged() -> None:
@@ -40,11 +43,6 @@ def test_a_connection_whose_reader_fails_is_closed_and_stops_counting(
     released the connection's count while its socket stayed open (an outside
     probe held 100 connections past a cap of 20 so, with a non-ASCII ``:path``).
     Now the connection is closed then, and a warning logged."""
-    import hypercorn.asyncio.run as hypercorn_run
-    from hypercorn.asyncio import serve
-    from hypercorn.config import Config
-    from hypercorn.protocol import ProtocolWrapper
-
     monkeypatch.setattr(hypercorn_run, "asyncio", getattr(hypercorn_run, "asyncio"))  # noqa: B009  (restored after)
     monkeypatch.setattr(TCPServer, "_read_data", TCPServer._read_data)
     original_handle = ProtocolWrapper.handle
@@ -56,12 +54,7 @@ def test_a_connection_whose_reader_fails_is_closed_and_stops_counting(
 
     monkeypatch.setattr(ProtocolWrapper, "handle", handle)
 
-    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "lifespan":
-            while (await receive())["type"] == "lifespan.startup":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
-            return
+    async def waits_for_its_body(scope: Any, receive: Any, send: Any) -> None:
         while (await receive())["type"] == "http.request":
             pass  # a call waiting for its body, which the failed reader never brings
         await send({"type": "http.response.start", "status": 200, "headers": []})
@@ -71,34 +64,17 @@ def test_a_connection_whose_reader_fails_is_closed_and_stops_counting(
     connections.install(limit, handshake_s=2.0)
 
     async def scenario() -> tuple[bytes, dict[str, int], dict[str, int]]:
-        listener = socket.create_server(("127.0.0.1", 0))
-        port = listener.getsockname()[1]
-        config = Config()
-        config.bind = [f"fd://{listener.fileno()}"]
-        config.accesslog = config.errorlog = None
-        config.graceful_timeout = 0.1
-        stop = asyncio.Event()
-        server = asyncio.create_task(serve(app, config, shutdown_trigger=stop.wait))  # type: ignore[arg-type]
-        for _ in range(250):
+        async with served(waits_for_its_body) as (reader, writer):
+            await asyncio.sleep(0.1)
+            counted = dict(limit.open)
+            writer.write(b"POST /wait HTTP/1.1\r\nhost: t\r\ncontent-length: 10\r\n\r\n")
+            await writer.drain()
+            await asyncio.sleep(0.1)
+            writer.write(b"boom")  # the reader fails on it
             try:
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
-                break
-            except OSError:
-                await asyncio.sleep(0.02)
-        await asyncio.sleep(0.1)
-        counted = dict(limit.open)
-        writer.write(b"POST /wait HTTP/1.1\r\nhost: t\r\ncontent-length: 10\r\n\r\n")
-        await writer.drain()
-        await asyncio.sleep(0.1)
-        writer.write(b"boom")  # the reader fails on it
-        try:
-            answer = await asyncio.wait_for(reader.read(), 3)  # unfixed: open for ever
-        except ConnectionResetError:
-            answer = b""
-        writer.close()
-        await asyncio.sleep(0.1)
-        stop.set()
-        await server
+                answer = await asyncio.wait_for(reader.read(), 3)  # unfixed: open for ever
+            except ConnectionResetError:
+                answer = b""
         return answer, counted, dict(limit.open)
 
     with structlog.testing.capture_logs() as logs:

@@ -8,31 +8,7 @@ from typing import Any
 
 from services.gateway.http import Door
 
-
-async def _call(
-    door: Door,
-    method: str,
-    path: str,
-    headers: list[tuple[bytes, bytes]],
-    http_version: str = "2",
-) -> list[Any]:
-    sent: list[Any] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: MutableMapping[str, Any]) -> None:
-        sent.append(message)
-
-    scope = {
-        "type": "http",
-        "method": method,
-        "path": path,
-        "headers": headers,
-        "http_version": http_version,
-    }
-    await door(scope, receive, send)
-    return sent
+from .asgi_calls import call_app
 
 
 async def _room(scope: Any, receive: Any, send: Any) -> None:
@@ -47,32 +23,32 @@ def _headers(messages: list[Any]) -> dict[bytes, bytes]:
 def test_health_says_whether_every_shard_answered() -> None:
     ready = [False]
     door = Door(_room, (), lambda: ready[0])
-    assert asyncio.run(_call(door, "GET", "/healthz", []))[0]["status"] == 503
+    assert asyncio.run(call_app(door, "GET", "/healthz", []))[0]["status"] == 503
     ready[0] = True
-    assert asyncio.run(_call(door, "GET", "/healthz", []))[0]["status"] == 200
+    assert asyncio.run(call_app(door, "GET", "/healthz", []))[0]["status"] == 200
 
 
 def test_an_allowed_origin_gets_its_preflight_and_its_headers_exposed() -> None:
     door = Door(_room, ("https://play.example",), lambda: True)
     origin = [(b"origin", b"https://play.example")]
-    preflight = asyncio.run(_call(door, "OPTIONS", "/poker.room.v1.Room/Act", origin))
+    preflight = asyncio.run(call_app(door, "OPTIONS", "/poker.room.v1.Room/Act", origin))
     assert preflight[0]["status"] == 204
     allowed = _headers(preflight)
     assert allowed[b"access-control-allow-origin"] == b"https://play.example"
     assert b"authorization" in allowed[b"access-control-allow-headers"]
-    call = asyncio.run(_call(door, "POST", "/poker.room.v1.Room/Act", origin))
+    call = asyncio.run(call_app(door, "POST", "/poker.room.v1.Room/Act", origin))
     assert b"grpc-status" in _headers(call)[b"access-control-expose-headers"]
 
 
 def test_another_origin_gets_no_cors_headers() -> None:
     door = Door(_room, ("https://play.example",), lambda: True)
     origin = [(b"origin", b"https://evil.example")]
-    preflight = asyncio.run(_call(door, "OPTIONS", "/poker.room.v1.Room/Act", origin))
+    preflight = asyncio.run(call_app(door, "OPTIONS", "/poker.room.v1.Room/Act", origin))
     assert preflight[0]["status"] == 403
-    call = asyncio.run(_call(door, "POST", "/poker.room.v1.Room/Act", origin))
+    call = asyncio.run(call_app(door, "POST", "/poker.room.v1.Room/Act", origin))
     assert b"access-control-allow-origin" not in _headers(call)
     anyone = Door(_room, ("*",), lambda: True)
-    call = asyncio.run(_call(anyone, "POST", "/poker.room.v1.Room/Act", origin))
+    call = asyncio.run(call_app(anyone, "POST", "/poker.room.v1.Room/Act", origin))
     assert _headers(call)[b"access-control-allow-origin"] == b"https://evil.example"
 
 
@@ -82,12 +58,12 @@ def test_http1_with_both_transfer_encoding_and_content_length_is_refused_and_clo
     the connection, and the Room API never sees the call."""
     door = Door(_room, (), lambda: True)
     both = [(b"transfer-encoding", b"chunked"), (b"content-length", b"40")]
-    sent = asyncio.run(_call(door, "POST", "/poker.room.v1.Room/ListTables", both, "1.1"))
+    sent = asyncio.run(call_app(door, "POST", "/poker.room.v1.Room/ListTables", both, "1.1"))
     assert sent[0]["status"] == 400
     assert _headers(sent)[b"connection"] == b"close"
     assert b"Transfer-Encoding" in sent[1]["body"] and b"room" not in sent[1]["body"]
     one = [(b"transfer-encoding", b"chunked")]
-    assert asyncio.run(_call(door, "POST", "/x", one, "1.1"))[1]["body"] == b"room"
+    assert asyncio.run(call_app(door, "POST", "/x", one, "1.1"))[1]["body"] == b"room"
 
 
 def test_grpc_over_http1_is_told_to_use_grpc_web_or_connect() -> None:
@@ -96,13 +72,13 @@ def test_grpc_over_http1_is_told_to_use_grpc_web_or_connect() -> None:
     gRPC-Web over HTTP/1.1 and gRPC over HTTP/2 reach the Room API."""
     door = Door(_room, (), lambda: True)
     grpc = [(b"content-type", b"application/grpc+proto")]
-    sent = asyncio.run(_call(door, "POST", "/poker.room.v1.Room/ListTables", grpc, "1.1"))
+    sent = asyncio.run(call_app(door, "POST", "/poker.room.v1.Room/ListTables", grpc, "1.1"))
     assert sent[0]["status"] == 505
     assert _headers(sent)[b"grpc-status"] == b"12"
     assert b"gRPC-Web" in _headers(sent)[b"grpc-message"]
     web = [(b"content-type", b"application/grpc-web+proto")]
-    assert asyncio.run(_call(door, "POST", "/x", web, "1.1"))[1]["body"] == b"room"
-    assert asyncio.run(_call(door, "POST", "/x", grpc, "2"))[1]["body"] == b"room"
+    assert asyncio.run(call_app(door, "POST", "/x", web, "1.1"))[1]["body"] == b"room"
+    assert asyncio.run(call_app(door, "POST", "/x", grpc, "2"))[1]["body"] == b"room"
 
 
 def test_a_request_body_that_never_ends_ends_the_call_but_play_waits() -> None:

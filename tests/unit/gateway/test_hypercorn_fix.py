@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -15,21 +14,16 @@ import h2.errors
 import h2.events
 import h2.exceptions
 import h2.settings
-from hypercorn.asyncio import serve
 from hypercorn.config import Config
 from hypercorn.protocol.h2 import BUFFER_HIGH_WATER
 
 from services.gateway import hypercorn_fix
 
+from .asgi_calls import served
+
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 Respond = Callable[[Send], Awaitable[None]]
 GET = [(":method", "GET"), (":path", "/"), (":scheme", "http"), (":authority", "t")]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextlib.asynccontextmanager
@@ -40,37 +34,13 @@ async def _peer(
     connected to it (its connection, reader and writer)."""
     hypercorn_fix.apply()
 
-    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "lifespan":
-            while (await receive())["type"] == "lifespan.startup":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
-            return
+    async def http(scope: Any, receive: Any, send: Any) -> None:
         await respond(send)
 
-    port = _free_port()
-    config = Config()
-    config.bind = [f"127.0.0.1:{port}"]
-    config.accesslog = config.errorlog = None
-    config.graceful_timeout = 0.1
-    stop = asyncio.Event()
-    server = asyncio.create_task(serve(app, config, shutdown_trigger=stop.wait))  # type: ignore[arg-type]
-    for _ in range(250):
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            break
-        except OSError:
-            await asyncio.sleep(0.02)
-    peer = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, **client))
-    peer.initiate_connection()
-    try:
+    async with served(http) as (reader, writer):
+        peer = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, **client))
+        peer.initiate_connection()
         yield peer, reader, writer
-    finally:
-        writer.close()
-        await writer.wait_closed()
-        await asyncio.sleep(0.05)
-        stop.set()
-        await server
 
 
 async def _exchange(

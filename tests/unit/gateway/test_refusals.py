@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import doctest
 import json
-from collections.abc import MutableMapping
 from typing import Any
 from urllib.parse import unquote
 
@@ -15,6 +14,8 @@ import pytest
 
 from services.gateway import asgi, refusals
 from services.gateway.http import Door
+
+from .asgi_calls import call_app
 
 ACT = "/poker.room.v1.Room/Act"
 
@@ -35,24 +36,8 @@ async def _call(
     query: bytes = b"",
     origins: tuple[str, ...] = (),
 ) -> list[Any]:
-    sent: list[Any] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: MutableMapping[str, Any]) -> None:
-        sent.append(message)
-
-    scope = {
-        "type": "http",
-        "method": method,
-        "path": ACT,
-        "query_string": query,
-        "headers": headers,
-        "http_version": "2",
-    }
-    await Door(_room, origins, lambda: True)(scope, receive, send)
-    return sent
+    door = Door(_room, origins, lambda: True)
+    return await call_app(door, method, ACT, headers, query=query)
 
 
 BAD = (b"x-user-agent", b"caf\xe9")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,8 @@ from services.gateway.server import web_root
 from services.gateway.settings import GatewaySettings
 from services.gateway.web import WebRoot
 
+from .asgi_calls import call_app
+
 
 async def _room(scope: Any, receive: Any, send: Any) -> None:
     await send({"type": "http.response.start", "status": 200, "headers": []})
@@ -22,16 +23,7 @@ async def _room(scope: Any, receive: Any, send: Any) -> None:
 
 
 def _get(door: Door, path: str, method: str = "GET") -> tuple[int, dict[bytes, bytes], bytes]:
-    sent: list[MutableMapping[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: MutableMapping[str, Any]) -> None:
-        sent.append(message)
-
-    scope = {"type": "http", "method": method, "path": path, "headers": []}
-    asyncio.run(door(scope, receive, send))
+    sent = asyncio.run(call_app(door, method, path, []))
     return sent[0]["status"], dict(sent[0]["headers"]), sent[1]["body"]
 
 
