@@ -70,6 +70,7 @@ def _healthz(conn: ssl.SSLSocket) -> bytes:
 
 
 def test_the_connection_past_the_cap_is_closed_and_the_others_play_on(stack: Stack) -> None:
+    assert _counted(stack, 0), "an earlier test's connections are still open"
     held = [_connect(stack) for _ in range(CAP)]
     try:
         for conn in held:
@@ -93,15 +94,31 @@ def test_the_connection_past_the_cap_is_closed_and_the_others_play_on(stack: Sta
             conn.close()
 
 
-def _refused(stack: Stack) -> float:
+def _metric(stack: Stack, name: str) -> float:
     port = stack.processes["gateway"].metrics_port
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
         text = reply.read().decode()
-    found = [line for line in text.splitlines() if line.startswith("gateway_connections_refused")]
+    found = [line for line in text.splitlines() if line.split(" ")[0] == name]
     return float(found[0].split()[-1])
 
 
+def _refused(stack: Stack) -> float:
+    return _metric(stack, "gateway_connections_refused_total")
+
+
+def _counted(stack: Stack, value: int, seconds: float = 10) -> bool:
+    """Whether the door's count of open connections reaches ``value`` in time
+    (it notices a client's close a moment after the close)."""
+    deadline = time.monotonic() + seconds
+    while _metric(stack, "gateway_connections") != value:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def test_refusals_are_counted_in_the_metrics(stack: Stack) -> None:
+    assert _counted(stack, 0), "an earlier test's connections are still open"
     before = _refused(stack)
     held = [_connect(stack) for _ in range(CAP)]
     try:
@@ -129,9 +146,10 @@ def _within_cap_again(stack: Stack, seconds: float) -> bool:
 def test_connections_still_in_their_handshake_count(stack: Stack) -> None:
     """An outside probe held 1,000 connections that never sent a ClientHello,
     uncounted, for hypercorn's 60 s handshake timeout."""
+    assert _counted(stack, 0), "an earlier test's connections are still open"
     silent = [_raw(stack) for _ in range(CAP)]
     try:
-        time.sleep(0.2)  # the door has accepted them all
+        assert _counted(stack, CAP)  # accepted, and counted before any TLS
         assert _try_connect(stack) is None
     finally:
         for conn in silent:
