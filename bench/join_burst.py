@@ -115,14 +115,22 @@ def build_room(db: Path, tables: int, seats: int) -> list[dict[str, Any]]:
     store ``db`` before the lobby starts: the lobby's own code (``RingBook``,
     ``sit_down``) in this process, as the lobby would have run it for CreateTable,
     RegisterPlayer and SitDown calls, in a fraction of the time 13,000 calls take
-    (the burst is the measure, not the room's making).  The bots' credentials."""
-    from service_kit.logs import configure_logging
+    (the burst is the measure, not the room's making).  The bots' credentials.
+
+    The lobby's info lines (one per table and per seat) are off meanwhile, and only
+    meanwhile: the bench's test runs this in a pytest worker."""
+    from service_kit.logs import quieted
+
+    with quieted("warning"):
+        return _seat_everyone(db, tables, seats)
+
+
+def _seat_everyone(db: Path, tables: int, seats: int) -> list[dict[str, Any]]:
     from services.lobby.auth import new_token, token_hash
     from services.lobby.ring import RingBook
     from services.lobby.ring.seats import sit_down
     from services.lobby.store import LobbyStore
 
-    configure_logging("join-burst", "warning")
     store = LobbyStore(str(db))
     store.group_commits()  # one transaction for the whole room: no fsync per seat
     book = RingBook(store, 3)

@@ -11,15 +11,22 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import structlog
 from structlog.contextvars import bound_contextvars
 from structlog.typing import EventDict, WrappedLogger
 
-__all__ = ["StdlibToJson", "bound_contextvars", "configure_logging", "get_logger"]
+__all__ = ["StdlibToJson", "bound_contextvars", "configure_logging", "get_logger", "quieted"]
 
-_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING}
+_LEVELS = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+}
 
 
 def configure_logging(service: str, level: str) -> None:
@@ -66,6 +73,35 @@ class StdlibToJson(logging.Handler):
             get_logger().log(record.levelno, record.getMessage(), **extra)
         except Exception:  # a logging failure must not end the service
             self.handleError(record)
+
+
+@contextmanager
+def quieted(level: str = "warning") -> Iterator[None]:
+    """structlog lines below ``level`` dropped for the block, the configuration put
+    back after it.
+
+    For a service's code run inside another program (a bench building a room with
+    the lobby's own functions, a test playing thousands of hands): there,
+    ``configure_logging`` would be wrong, since it is a service's whole-process
+    set-up (the root logger's handler, loggers cached on first use) and outlived
+    the caller; in a pytest worker it sent a later test's asyncio errors into
+    that test's captured stdout.
+
+    >>> before = structlog.get_config()
+    >>> with quieted("warning"):
+    ...     get_logger().info("a deck opened")  # dropped
+    >>> structlog.get_config() == before
+    True
+    """
+    saved = structlog.get_config()
+    structlog.configure(
+        wrapper_class=structlog.make_filtering_bound_logger(_LEVELS.get(level, logging.ERROR)),
+        cache_logger_on_first_use=False,
+    )
+    try:
+        yield
+    finally:
+        structlog.configure(**saved)
 
 
 def get_logger(**initial: Any) -> structlog.typing.FilteringBoundLogger:

@@ -28,8 +28,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import structlog
-
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.table.v1 import table_pb2 as tpb
@@ -308,15 +306,3 @@ class Room:
 
     def token(self, player_id: str) -> str:
         return self.tokens[player_id]
-
-
-def quiet_logs() -> Callable[[], None]:
-    """Silence the services' info logs for the run (a few lines per hand); returns
-    the function that puts the previous configuration back."""
-    old = structlog.get_config()
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
-
-    def restore() -> None:
-        structlog.configure(**old)
-
-    return restore

@@ -34,7 +34,8 @@ from poker.common.v1 import common_pb2 as common
 from poker.table.v1 import table_pb2 as tpb
 from poker_rules.config import Structure
 from poker_rules.phh import DRAW_VARIANTS
-from tests.support.phh_room import Room, quiet_logs
+from service_kit.logs import quieted
+from tests.support.phh_room import Room
 
 # One worker plays the room once for every test here (``make test`` runs pytest
 # with ``--dist loadgroup``); about 30 s of CPU, so slow.
@@ -128,11 +129,8 @@ async def _play_and_export(seed: int) -> dict[str, list[Exported]]:
 
 @pytest.fixture(scope="module")
 def exported() -> Iterator[dict[str, list[Exported]]]:
-    restore = quiet_logs()
-    try:
+    with quieted("error"):
         yield asyncio.run(_play_and_export(seed=1313))
-    finally:
-        restore()
 
 
 def _views(hands: list[Exported]) -> Iterator[tuple[str, tpb.HandHistory]]:

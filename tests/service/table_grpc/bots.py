@@ -9,8 +9,9 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+from service_kit.logs import quieted
 from services.table.viewers import WatchLimits
-from tests.support.phh_room import Room, TableRun, quiet_logs
+from tests.support.phh_room import Room, TableRun
 
 from .inroom import STUD
 
@@ -40,8 +41,5 @@ async def table_with_bots(watch: WatchLimits, hands: int, seed: int) -> tuple[Ro
 @contextlib.contextmanager
 def quiet() -> Iterator[None]:
     """The services' info logs off (a few lines a hand)."""
-    restore = quiet_logs()
-    try:
+    with quieted("error"):
         yield
-    finally:
-        restore()

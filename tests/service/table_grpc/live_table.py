@@ -25,9 +25,10 @@ from typing import Any
 from poker.common.v1 import common_pb2 as common
 from poker.lobby.v1 import lobby_pb2 as lpb
 from poker.table.v1 import table_pb2 as tpb
+from service_kit.logs import quieted
 from services.table.runtime import Subscriber, TableRuntime
 from services.table.servicer import TableManager
-from tests.support.phh_room import InProcessDownstream, quiet_logs
+from tests.support.phh_room import InProcessDownstream
 
 WAIT_S = 45.0  # a guard against hangs, never an assertion on speed
 K = common.ActionKind
@@ -250,10 +251,9 @@ class LiveTable:
 async def live_table(**settings: Any) -> AsyncIterator[LiveTable]:
     """A ``LiveTable`` (``settings``: its constructor's), stopped at the end;
     the services' info logs off meanwhile (a few lines a hand)."""
-    restore = quiet_logs()
-    table = LiveTable(**settings)
-    try:
-        yield table
-    finally:
-        await table.stop()
-        restore()
+    with quieted("error"):
+        table = LiveTable(**settings)
+        try:
+            yield table
+        finally:
+            await table.stop()
