@@ -418,7 +418,7 @@ class BettingHand:
         acted_at = self.acted_at
         if full:
             self.bet_count += 1
-            self.raise_size = max(self.raise_size, to - previous)
+            self.raise_size = self._raise_size_after(to - previous)
             for j in range(self.n):  # everyone may raise again after a full raise
                 acted_at[j] = -1
             acted_at[i] = to
@@ -436,6 +436,12 @@ class BettingHand:
     def _is_full_raise(self, previous: int, to: int) -> bool:
         """A full bet or raise reopens the betting and counts for the cap (S8, D2)."""
         return to - previous >= self.raise_size
+
+    def _raise_size_after(self, size: int) -> int:
+        """The round's full raise once a full bet or raise of ``size`` is made: the
+        largest so far (D2: a no-limit raise sets the next one's minimum).  Stud's
+        open pair overrides it (S7a)."""
+        return max(self.raise_size, size)
 
     def _advance(self, i: int) -> None:
         """After player i acted: next player, next street, or the end."""

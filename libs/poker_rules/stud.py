@@ -142,6 +142,18 @@ class StudBetting(BettingHand):
             return to >= self.config.small_bet  # S5: the completion is the round's bet
         return super()._is_full_raise(previous, to)
 
+    def _raise_size_after(self, size: int) -> int:
+        """S7a: with an open pair on fourth street a raise is full at the small bet
+        until one the size of a big bet is made.  An all-in between the two (a
+        raise of 150 at 100/200) is a full small raise: it counts for the cap and
+        reopens the betting (S8), and the next raise may still be by the small bet,
+        which counts as fully as any (it set the full raise to 150 once, and a
+        small raise after it neither counted for the cap nor reopened)."""
+        cfg = self.config
+        if self.open_pair and self.street == FOURTH and self.raise_size < cfg.big_bet:
+            return cfg.big_bet if size >= cfg.big_bet else cfg.small_bet
+        return super()._raise_size_after(size)
+
     def _compute_legal(self, i: int) -> LegalActions:
         if not self.bring_in_due:
             return super()._compute_legal(i)

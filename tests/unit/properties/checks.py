@@ -139,6 +139,98 @@ def fixed_limit_sizes(hand: BettingHand) -> set[int]:
     return {draw.small_bet if hand.street == 0 else draw.big_bet}
 
 
+class RoundCount:
+    """S8 kept apart from the engine, for a fixed-limit betting round: the full-size
+    bets and raises counted from the actions alone, and who may raise again.
+
+    A full size is the street's increment (S7); with an open pair on fourth street
+    the small bet until a big-bet-sized one is made (S7a); the stud completion is
+    the round's bet (S5) and a draw's big blind counts as it (D2).  A full bet or
+    raise reopens the betting for everyone; a short all-in does not, but short
+    all-ins add up: a player who acted may raise again once what they face since
+    their action is a full raise (docs/rule-decisions.md, short all-ins).  Once a
+    bet and ``max_raises`` raises are made while three players have chips, no
+    raise is offered for the rest of the round."""
+
+    def __init__(self, hand: BettingHand) -> None:
+        self.full = 1 if isinstance(hand, DrawHand) and hand.street == 0 else 0
+        self.big_made = False
+        self.capped = False
+        self.acted: dict[int, int] = {}  # player -> the bet they last acted at
+
+    def full_size_now(self, hand: BettingHand) -> int:
+        if isinstance(hand, StudHand):
+            small, big = hand.config.small_bet, hand.config.big_bet
+            if hand.street == 1 and hand.open_pair:  # S7a
+                return big if self.big_made else small
+            return small if hand.street <= 1 else big
+        assert isinstance(hand, DrawHand)
+        return hand.config.small_bet if hand.street == 0 else hand.config.big_bet
+
+    def offered(self, hand: BettingHand, legal: LegalActions) -> None:
+        """At a turn: a raise is on the menu exactly when the rules allow one."""
+        if hand.structure is not Structure.FIXED_LIMIT:
+            return
+        if isinstance(hand, StudHand) and hand.bring_in_due:
+            return
+        i = hand.to_act
+        assert i is not None
+        live = live_players(hand)
+        reasons = []
+        if i in self.acted and hand.current_bet - self.acted[i] < self.full_size_now(hand):
+            reasons.append("acted and faces less than a full raise since")
+        if live < 2:
+            reasons.append("nobody with chips to call a raise")
+        if self.capped or (self.full >= 1 + hand.max_raises and live >= 3):
+            reasons.append(f"capped after {self.full} full bets and raises")
+        if hand.stacks[i] <= hand.current_bet - hand.bets[i]:
+            reasons.append("no chips beyond the call")
+        offered = legal.raise_kind is not None
+        assert offered == (not reasons), (
+            f"player {i}: raise offered {offered}, the rules say {reasons or 'may raise'} "
+            f"(S8; street {hand.street}, bet {hand.current_bet}, acted {self.acted})"
+        )
+
+    def full_size(self, hand: BettingHand, action: Action | None, legal: LegalActions) -> bool:
+        """Before ``action`` is applied: whether it is a full-size bet or raise (a
+        bring-in of the whole small bet is the round's bet, S5)."""
+        if hand.structure is not Structure.FIXED_LIMIT or action is None:
+            return False
+        if action.kind is BRING_IN and isinstance(hand, StudHand):
+            assert legal.bring_in_amount is not None
+            return legal.bring_in_amount >= hand.config.small_bet
+        if action.kind not in AGGRESSIVE:
+            return False
+        size = action.amount - hand.current_bet
+        if isinstance(hand, StudHand):
+            if action.kind is COMPLETE:
+                return action.amount >= hand.config.small_bet  # S5: the round's bet
+            full = size >= self.full_size_now(hand)
+            if hand.street == 1 and hand.open_pair:
+                self.big_made = self.big_made or size >= hand.config.big_bet
+            return full
+        return size >= self.full_size_now(hand)
+
+    def applied(self, hand: BettingHand, player: int, action: Action | None, full: bool) -> None:
+        """After ``player``'s action (or clock): a full one counted and reopening
+        the betting, the round capped if it was the last one allowed with three
+        players who have chips.  The bring-in is a forced bet, as a blind is: its
+        player has not acted yet (docs/rule-decisions.md, the bring-in; PokerKit
+        likewise)."""
+        if full:
+            self.full += 1
+            self.acted = {}
+            if self.full >= 1 + hand.max_raises and live_players(hand) >= 3:
+                self.capped = True
+        if action is None or action.kind is not BRING_IN:
+            self.acted[player] = hand.current_bet
+
+
+def live_players(hand: BettingHand) -> int:
+    """In the hand with chips behind."""
+    return sum(1 for j in range(hand.n) if not hand.folded[j] and not hand.all_in[j])
+
+
 def expected_opener(hand: BettingHand) -> int:
     """Who opens a betting round: S5 (lowest door card), S6 (best board, ties to
     the dealer's left), D5 (left of the big blind), D7 (left of the button); a

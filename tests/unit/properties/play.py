@@ -14,6 +14,7 @@ from poker_rules import BettingHand, DrawHand, Phase, StudHand, new_hand, replay
 from poker_rules.events import Act, Reshuffle
 
 from .checks import (
+    RoundCount,
     check_applied,
     check_cards,
     check_menu,
@@ -55,15 +56,20 @@ def play_and_check(setup: Setup, stats: Stats) -> None:
     check_state(hand, total)
     steps = 0
     round_key: tuple[int, Phase] | None = None
+    count = RoundCount(hand)
     while not hand.is_over:
         steps += 1
         assert steps < 400, "the hand does not end"
         if (hand.street, hand.phase) != round_key and hand.phase is Phase.BETTING:
             assert hand.to_act == expected_opener(hand), "wrong player opens the round"
             stats[f"opener street {hand.street}"] += 1
+            count = RoundCount(hand)
         round_key = (hand.street, hand.phase)
         legal = hand.legal_actions()
         check_menu(hand, legal)
+        betting = hand.phase is Phase.BETTING
+        if betting:
+            count.offered(hand, legal)
         check_rejections(hand, legal, rng, stats)
         if rng.randrange(FORK_EVERY) == 0:
             check_menu_accepted(hand, legal, rng, rebuild=rebuild, total=total, stats=stats)
@@ -72,7 +78,10 @@ def play_and_check(setup: Setup, stats: Stats) -> None:
         totals, stack = list(hand.totals), hand.stacks[i]
         if rng.random() < style.timeout:
             expected = expected_timeout(hand, legal, voluntary[i])
+            full = count.full_size(hand, expected, legal) if betting else False
             forced = hand.timeout()
+            if betting:
+                count.applied(hand, i, forced, full)
             assert forced == expected, f"timeout of player {i} gave {forced}"
             assert hand.actions[-1] == (i, None)
             outcome = "None" if forced is None else forced.kind.value
@@ -90,7 +99,10 @@ def play_and_check(setup: Setup, stats: Stats) -> None:
         else:
             action = choose(legal, list(hand_cards(hand, i)), rng, style)
             put = chips_put(legal, hand, action)
+            full = count.full_size(hand, action, legal) if betting else False
             hand.act(action, i)
+            if betting:
+                count.applied(hand, i, action, full)
             check_applied(hand, i, action, before=(totals, stack), put=put, total=total)
             if action.kind in VOLUNTARY:
                 voluntary[i] = True

@@ -119,6 +119,51 @@ def test_open_pair_after_big_bet_raises_are_big__S7a() -> None:
     assert menu(hand)["to"] == (600,)
 
 
+# Player 1 shows 4d 7c and has 250 behind on fourth street (ante 25, bring-in 50):
+# all-in there for more than a small raise and less than a big one.
+SHORT_BETWEEN = ["2h 3h Ac Ad", "2d 3d 4d 7c", "2s 3s 5s 8d", "6h 9d 8c Jh"]
+
+
+def short_between_hand() -> StudHand:
+    hand = new_stud(SHORT_BETWEEN, [5_000, 325, 5_000, 5_000])
+    check_or_call_until(hand, FOURTH)
+    assert hand.to_act == 0 and hand.open_pair  # Ac Ad showing
+    assert hand.stacks[1] == 250
+    return hand
+
+
+def test_open_pair_all_in_between_the_bets_leaves_the_small_raise_full__S7a() -> None:
+    hand = short_between_hand()
+    hand.act(Action.bet(100), 0)
+    assert menu(hand)["to"] == (200, 250)  # a small raise, or all-in short of a big one
+    hand.act(Action.raise_to(250), 1)  # 150 more: a full small raise, not a big bet
+    assert hand.bet_count == 2
+    hand.act(Action.call(), 2)
+    assert menu(hand)["to"] == (350, 450)  # small or big: no big bet was made
+    hand.act(Action.raise_to(350), 3)  # by the small bet: a full raise
+    assert hand.bet_count == 3
+    hand.act(Action.call(), 0)
+    # player 2 called 250 and now faces a full raise: may raise again (S8)
+    assert menu(hand) == {
+        "player": 2,
+        "kinds": ("fold", "call", "raise"),
+        "call": 100,
+        "bring_in": None,
+        "to": (450, 550),
+    }
+
+
+def test_open_pair_all_in_between_the_bets_counts_for_the_cap__S8() -> None:
+    hand = short_between_hand()
+    # the bet, the all-in's raise, and two small raises: a bet and three raises
+    play(hand, (0, Action.bet(100)), (1, Action.raise_to(250)), (2, Action.raise_to(350)))
+    hand.act(Action.raise_to(450), 3)
+    assert hand.bet_count == 4
+    assert menu(hand)["kinds"] == ("fold", "call")  # capped: three players have chips
+    play(hand, (0, Action.call()), (2, Action.call()))
+    assert hand.street == FIFTH
+
+
 def test_open_pair_option_is_fourth_street_only__S7a() -> None:
     hand = open_pair_hand()
     play(hand, (1, Action.check()), (2, Action.check()), (0, Action.check()))
