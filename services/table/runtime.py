@@ -84,6 +84,10 @@ _Pending = dict[tuple[str, int], tuple[int, "asyncio.Future[Rejection | None]"]]
 Outcome = Literal["taken", "refused", "unreachable"]
 
 
+# How a table's streams end when its process stops: come back in a moment.
+SHUTTING_DOWN = (grpc.StatusCode.UNAVAILABLE, "the table service is shutting down")
+
+
 @dataclass(frozen=True, slots=True)
 class _Played:
     """A hand played and archived, not yet reported nor told to the viewers."""
@@ -143,9 +147,12 @@ class TableRuntime:
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name=f"table {self.table_id}")
 
-    async def stop(self) -> None:
+    async def stop(self, ending: tuple[grpc.StatusCode, str] = SHUTTING_DOWN) -> None:
         """Stop dealing: a hand in progress is voided and reported (see ``_play``),
-        and a finished hand the lobby has not taken yet is reported once more."""
+        and a finished hand the lobby has not taken yet is reported once more.
+        Every seat's and spectator's stream ends with ``ending``: by default the
+        process is going away and another takes the table over (UNAVAILABLE, so
+        clients come back); a tournament table that is broken says so instead."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -158,7 +165,7 @@ class TableRuntime:
                 self._refused(request)
         if self.unrecorded is not None:
             await self._recorded(None)
-        self.viewers.end_all(grpc.StatusCode.UNAVAILABLE, "the table service is shutting down")
+        self.viewers.end_all(*ending)
 
     async def _take_over(self) -> None:
         """Before this process's first hand here: void the hand a previous table

@@ -82,6 +82,18 @@ _SHUTTING_DOWN = (
 )
 
 
+def table_closed(table_id: str) -> tuple[grpc.StatusCode, str]:
+    """How the streams of a tournament table the lobby stopped listing end: a final
+    NOT_FOUND, as a new call there gets, not UNAVAILABLE (which tells a client to
+    come back, and each came back to wait 3 s for that NOT_FOUND)."""
+    return (
+        grpc.StatusCode.NOT_FOUND,
+        f"table {table_id} was broken or its tournament is over: it deals no more hands "
+        "(its players follow the tournament to their new tables; its hands stay in their "
+        "history)",
+    )
+
+
 class UnavailableError(ServiceError):
     """Try again in a moment: the lobby is slow to answer, or this process is
     shutting down (another takes its tables over)."""
@@ -182,7 +194,7 @@ class TableManager:
         for table_id in [t for t, r in self.tables.items() if r.info.tournament_id]:
             if table_id not in listed_ids:
                 stopped = self.tables.pop(table_id)
-                await stopped.stop()
+                await stopped.stop(ending=table_closed(table_id))
                 self.finished[table_id] = stopped
                 while len(self.finished) > FINISHED_TABLES:
                     self.finished.popitem(last=False)

@@ -81,3 +81,63 @@ def test_a_table_the_lobby_no_longer_lists_is_read_from_the_lobby__T1() -> None:
         assert not tables.tables  # nothing was started to answer
 
     asyncio.run(scenario())
+
+
+class Ended:
+    """A spectator's stream as the table's audience sees it: how it was ended."""
+
+    def __init__(self) -> None:
+        self.ended: list[tuple[grpc.StatusCode, str]] = []
+
+    def end(self, code: grpc.StatusCode, message: str) -> None:
+        self.ended.append((code, message))
+
+
+def test_a_broken_tournament_table_ends_its_streams_with_not_found__T3(  # noqa: N802
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not UNAVAILABLE "the table service is shutting down" (an outside probe, 2026-12-06):
+    that tells every client to come back, and each came back to wait 3 s for the
+    NOT_FOUND a new call there gets.  A process that stops still says UNAVAILABLE:
+    another takes its tables over."""
+    from services.table.runtime import TableRuntime
+
+    monkeypatch.setattr(TableRuntime, "start", lambda self: None)  # no hands dealt here
+
+    class Tournament(Lobby):
+        async def call(self, service: str, method: str, request: Any) -> Any:
+            if method == "ListTables":
+                return lpb.ListTablesResponse(
+                    tables=[lpb.Table(table_id=t, tournament_id="tn-1") for t in self.listed]
+                )
+            return await super().call(service, method, request)
+
+        async def close(self) -> None:
+            """The manager's stop closes its channels."""
+
+    async def scenario() -> None:
+        broken, staying = others([f"tt-{i}" for i in range(40)])[:2]
+        lobby = Tournament(listed={broken, staying}, known={broken, staying})
+        tables = TableManager(
+            lobby,  # type: ignore[arg-type]
+            discovery_s=1.0,
+            idle_poll_s=1.0,
+            hand_pause_s=0.0,
+            history_hands=10,
+        )
+        await tables.refresh()
+        watchers = {t: Ended() for t in (broken, staying)}
+        for table_id, watcher in watchers.items():
+            tables.tables[table_id].viewers.spectators[watcher] = None  # type: ignore[index]
+        lobby.listed = {staying}  # T3: broken
+        await tables.refresh()
+        ((code, message),) = watchers[broken].ended
+        assert code == grpc.StatusCode.NOT_FOUND
+        assert message.startswith(f"table {broken} was broken or its tournament is over")
+        assert not watchers[staying].ended and staying in tables.tables
+        await tables.stop()  # the process goes: come back, another runs it
+        assert watchers[staying].ended == [
+            (grpc.StatusCode.UNAVAILABLE, "the table service is shutting down")
+        ]
+
+    asyncio.run(scenario())
