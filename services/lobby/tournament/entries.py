@@ -115,9 +115,16 @@ def unregister(book: TournamentRegistry, t: Tournament, player_id: str) -> tuple
 
 def set_away(book: TournamentRegistry, t: Tournament, player_id: str, away: bool) -> None:
     """T6: an away player is dealt in and folded at each turn (``fold_on_turn``)."""
+    if t.status == "finished":
+        raise FailedPreconditionError(
+            f"tournament {t.tournament_id} is over: nobody is dealt in any more, away or not"
+        )
     entry = t.live(player_id)
-    if entry is None or t.status == "finished":
-        raise FailedPreconditionError(f"player {player_id} has no chips in this tournament")
+    if entry is None:
+        raise FailedPreconditionError(
+            f"player {player_id} has no chips in this tournament (not entered, or out): "
+            "only a player still in may be set away or back"
+        )
     with book.atomic(t):
         entry.away = away
         book.save(t)

@@ -278,3 +278,42 @@ def test_wrong_state_is_failed_precondition(lobby: Lobby) -> None:
         grpc.StatusCode.FAILED_PRECONDITION,
         "not the hand in progress",
     )
+
+
+def test_set_away_says_why_it_is_refused(lobby: Lobby) -> None:
+    """Out, or the tournament over: each refusal says which (an outside probe saw the
+    winner of a finished tournament told they "have no chips" while GetMySeat
+    showed their 8,000)."""
+    field = players(lobby, 3)
+    tid = started(lobby, request(), field[:2])
+    in_play, outsider = field[:2], field[2]
+
+    def away(player: Player) -> Callable[[], Any]:
+        return lambda: lobby.tournaments.SetAway(
+            tpb.SetAwayRequest(
+                tournament_id=tid, player_id=player.player_id, token=player.token, away=True
+            )
+        )
+
+    _refuses(
+        lobby,
+        tid,
+        field,
+        away(outsider),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "has no chips in this tournament",
+        "only a player still in",
+    )
+    d = Driver(lobby, tid)
+    (table,) = d.open_tables()
+    winner, loser = (p.player_id for p in in_play)
+    d.bust(table.table_id, [loser], winner)
+    assert d.tournament().status == tpb.TOURNAMENT_STATUS_FINISHED
+    _refuses(
+        lobby,
+        tid,
+        field,
+        away(in_play[0]),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        f"tournament {tid} is over",
+    )
