@@ -583,7 +583,8 @@ def _report(
     The checks are about the room's own players (the reference bots and yours);
     the ledger's is about every player.  People who sat down by themselves keep
     their seats and chips when the room stops: what they have at the tables is
-    shown apart."""
+    shown apart, together with what tournaments hold (the lobby's ``at_tables``
+    counts the pools not yet paid and the fees there too, docs/tournaments.md)."""
     hands = sum(t.hands for t in room.tables)
     how = f", served until {stopped}" if target is None else ""
     how = how or (f", stopped early by {stopped}" if stopped else "")
@@ -620,8 +621,9 @@ def _report(
     )
     if people_granted:
         print(
-            f"people: granted {people_granted}, hold {people_held} now ({others_at_tables} "
-            f"still at tables); the room's players won {from_people:+d} from them"
+            f"people: granted {people_granted}, hold {people_held} now, counting "
+            f"{others_at_tables} at tables or in tournaments (their seats, the pools not "
+            f"yet paid, the fees); the room's players won {from_people:+d} from them"
         )
     _report_yours(room, accounts)
     reached = target is not None and all(t.hands >= target for t in room.tables)
@@ -632,7 +634,7 @@ def _report(
         if others_at_tables == 0
         else (
             f"the room's players left nothing on the tables ({others_at_tables} chips "
-            "there are people's: still seated, theirs)",
+            "there are the people's seats or their tournaments' pools and fees)",
             ours_at_tables == 0,
         )
     )
